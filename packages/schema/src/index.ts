@@ -1,0 +1,1 @@
+export { ErrorResponseSchema, type ErrorResponse } from "./error.js";

@@ -1,0 +1,1 @@
+export { formatPhone } from "./phone.js";
