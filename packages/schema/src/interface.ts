@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { NameSchema, ObjectIdSchema } from "./common.js";
+
+export const INTERFACE_TYPES = ["hl7-mllp", "cda-mllp", "cda-sftp", "sftp", "fhir-http"] as const;
+export const InterfaceTypeSchema = z.enum(INTERFACE_TYPES);
+export type InterfaceType = z.infer<typeof InterfaceTypeSchema>;
+
+const HostSchema = z
+  .string()
+  .trim()
+  .min(1, "This field is required.")
+  .max(253)
+  .regex(/^[A-Za-z0-9.:_[\]-]+$/, "Must be a host name or address.");
+const HeaderTextSchema = z.string().trim().max(180).default("");
+const optional = <T extends z.ZodType>(s: T) =>
+  z.preprocess((v) => (v === "" || v === null ? undefined : v), s.optional());
+
+const InterfaceFieldsSchema = z.object({
+  name: NameSchema,
+  type: InterfaceTypeSchema,
+  host: HostSchema,
+  port: z.number().int().min(1).max(65535),
+  username: optional(z.string().trim().max(200)),
+  path: optional(z.string().trim().max(1000)),
+  sendingApplication: HeaderTextSchema,
+  sendingFacility: HeaderTextSchema,
+  receivingApplication: HeaderTextSchema,
+  receivingFacility: HeaderTextSchema,
+});
+
+/**
+ * Body of POST /api/interfaces and PUT /api/interfaces/{id}. The `secret` (a password, private key or
+ * bearer token) is write-only; on PUT an absent secret keeps the stored one.
+ */
+export const InterfaceInputSchema = InterfaceFieldsSchema.extend({
+  secret: optional(z.string().max(20_000)),
+});
+export type InterfaceInput = z.infer<typeof InterfaceInputSchema>;
+
+/** An interface as the API answers it: never the secret, only whether one is stored. */
+export const InterfaceSchema = InterfaceFieldsSchema.extend({ id: ObjectIdSchema, hasSecret: z.boolean() });
+export type Interface = z.infer<typeof InterfaceSchema>;
+
+/** Query of GET /api/interfaces. */
+export const InterfaceListQuerySchema = z.object({ type: InterfaceTypeSchema.optional() });

@@ -1,0 +1,87 @@
+import { z } from "zod";
+import { DocumentIdSchema, EmailSchema, NameSchema, ObjectIdSchema, TimestampSchema } from "./common.js";
+
+export const SexSchema = z.enum(["F", "M", "U"]);
+
+/** Ethnicity dropdown values (SPEC 3). */
+export const ETHNICITIES = ["Hispanic or Latino", "Non Hispanic or Latino", "Other or Undetermined"] as const;
+
+/** Race dropdown values (SPEC 3). */
+export const RACES = [
+  "Hispanic",
+  "Asian",
+  "Caucasian",
+  "African American",
+  "Black or African American",
+  "American Indian or Alaska Native",
+  "Native American",
+  "Other",
+  "Undetermined",
+  "Chinese",
+  "Filipino",
+  "Japanese",
+  "Native Hawaiian",
+  "Multiracial",
+  "Pacific Islander",
+] as const;
+
+/** US states, DC and territories (SPEC 3). */
+export const US_STATES = [
+  "AL", "AK", "AS", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "GU", "HI", "ID", "IL", "IN", "IA",
+  "KS", "KY", "LA", "ME", "MH", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY",
+  "NC", "ND", "MP", "OH", "OK", "OR", "PW", "PA", "PR", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VI", "VA",
+  "WA", "WV", "WI", "WY",
+] as const; // prettier-ignore
+
+const optionalText = (max: number) =>
+  z.preprocess((v) => (v === "" || v === null ? undefined : v), z.string().trim().max(max).optional());
+
+export const AddressSchema = z.object({
+  street: z.string().trim().max(200).default(""),
+  city: z.string().trim().max(100).default(""),
+  state: z.union([z.enum(US_STATES), z.literal("")]).default(""),
+  zip: z.union([z.string().regex(/^\d{5}(-\d{4})?$/, "Must be a ZIP code."), z.literal("")]).default(""),
+});
+export type Address = z.infer<typeof AddressSchema>;
+
+/** A patient as created or updated (body of POST /api/patients and PUT /api/patients/{id}). */
+export const PatientInputSchema = z.object({
+  mrn: z.string().trim().min(1, "This field is required.").max(64),
+  firstName: NameSchema,
+  lastName: NameSchema,
+  dob: z.iso.date("Must be a date (YYYY-MM-DD)."),
+  sex: SexSchema,
+  email: z.preprocess((v) => (v === "" || v === null ? undefined : v), EmailSchema.optional()),
+  phone: optionalText(32),
+  address: AddressSchema.optional(),
+  ethnicity: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.enum(ETHNICITIES).optional()),
+  race: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.enum(RACES).optional()),
+  locationId: z.preprocess((v) => (v === "" || v === null ? undefined : v), ObjectIdSchema.optional()),
+});
+export type PatientInput = z.infer<typeof PatientInputSchema>;
+
+/** A patient. */
+export const PatientSchema = PatientInputSchema.extend({ id: ObjectIdSchema });
+export type Patient = z.infer<typeof PatientSchema>;
+
+/** Query of GET /api/patients (typeahead uses limit=5). */
+export const PatientListQuerySchema = z.object({
+  q: z.string().trim().max(200).optional(),
+  sort: z.enum(["lastName", "firstName", "mrn", "dob"]).default("lastName"),
+  order: z.enum(["asc", "desc"]).default("asc"),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  limit: z.coerce.number().int().min(1).max(200).default(200),
+});
+export type PatientListQuery = z.infer<typeof PatientListQuerySchema>;
+
+/** An item of GET /api/patients/{patientId}/surveys. */
+export const PatientSurveySchema = z.object({
+  surveyId: DocumentIdSchema,
+  title: z.string(),
+  assignedAt: TimestampSchema,
+});
+export type PatientSurvey = z.infer<typeof PatientSurveySchema>;
+
+/** Body of POST /api/patients/{patientId}/surveys. */
+export const AssignSurveyRequestSchema = z.object({ surveyId: DocumentIdSchema });
+export type AssignSurveyRequest = z.infer<typeof AssignSurveyRequestSchema>;

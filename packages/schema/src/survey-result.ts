@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { DocumentIdSchema, ObjectIdSchema, TimestampSchema } from "./common.js";
+import { DurationSchema } from "./duration.js";
+import { VersionSchema } from "./survey.js";
+
+/** Answers keyed by field name; nested objects for dotted field names (SPEC 3). */
+export const AnswersSchema = z.record(z.string().max(200), z.unknown());
+export type Answers = z.infer<typeof AnswersSchema>;
+
+/** A client-made key that makes a retried save idempotent. */
+export const ClientRequestIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{8,64}$/, "Must be 8 to 64 of [A-Za-z0-9_-].");
+
+/** Body of POST /api/surveyresults. */
+export const SurveyResultSaveRequestSchema = z.object({
+  id: ObjectIdSchema.optional(),
+  clientRequestId: ClientRequestIdSchema,
+  surveyId: DocumentIdSchema,
+  patientId: ObjectIdSchema,
+  isSubmitted: z.boolean().default(false),
+  answers: AnswersSchema.default({}),
+});
+export type SurveyResultSaveRequest = z.infer<typeof SurveyResultSaveRequestSchema>;
+
+/** Answer of POST /api/surveyresults (SPEC 7: the result id). */
+export const SurveyResultSaveResponseSchema = z.object({ id: ObjectIdSchema });
+export type SurveyResultSaveResponse = z.infer<typeof SurveyResultSaveResponseSchema>;
+
+/** An item of GET /api/surveyresults. */
+export const SurveyResultSummarySchema = z.object({
+  id: ObjectIdSchema,
+  surveyId: DocumentIdSchema,
+  surveyTitle: z.string(),
+  surveyVersion: VersionSchema,
+  patientId: ObjectIdSchema,
+  patientName: z.string(),
+  isSubmitted: z.boolean(),
+  createdAt: TimestampSchema,
+  updatedAt: TimestampSchema,
+});
+export type SurveyResultSummary = z.infer<typeof SurveyResultSummarySchema>;
+
+/** A survey result with its answers, pinned to the survey version it was taken on. */
+export const SurveyResultSchema = SurveyResultSummarySchema.extend({ answers: AnswersSchema });
+export type SurveyResult = z.infer<typeof SurveyResultSchema>;
+
+/** Query of GET /api/surveyresults. */
+export const SurveyResultListQuerySchema = z.object({
+  duration: DurationSchema.default(5),
+  patientId: ObjectIdSchema.optional(),
+  surveyId: DocumentIdSchema.optional(),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+});
+export type SurveyResultListQuery = z.infer<typeof SurveyResultListQuerySchema>;

@@ -1,0 +1,144 @@
+import { z } from "zod";
+import { DocumentIdSchema, TimestampSchema, TenantIdSchema } from "./common.js";
+
+/** How a condition joins the one before it (SPEC 3: default 'and'). */
+export const JoinTypeSchema = z.enum(["and", "or"]);
+
+/**
+ * A condition's action. Any spelling is accepted here (SPEC 4 lists 'Greater than' and 'Has response'
+ * while its evaluator expects capitals); the engine normalises it when it evaluates.
+ */
+export const ConditionActionSchema = z.string().trim().min(1, "This field is required.").max(40);
+
+/** A compared value: strings, numbers and booleans are compared strictly (SPEC 5). */
+export const FieldValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+/** A page or question condition (SPEC 3). */
+export const ConditionSchema = z.object({
+  fieldName: z.string().trim().min(1, "This field is required.").max(200),
+  fieldValue: FieldValueSchema.optional(),
+  action: ConditionActionSchema,
+  joinType: JoinTypeSchema.default("and"),
+});
+export type Condition = z.infer<typeof ConditionSchema>;
+
+/** A choice of a select, radio or checkbox question (SPEC 3: each with a value). */
+export const ChoiceSchema = z.object({
+  value: z.union([z.string(), z.number()]),
+  label: z.string().max(2000),
+  fieldName: z.string().max(200).optional(),
+});
+export type Choice = z.infer<typeof ChoiceSchema>;
+
+export const QUESTION_TYPES = [
+  "text",
+  "textarea",
+  "number",
+  "date",
+  "phone",
+  "email",
+  "select",
+  "radio",
+  "checkbox",
+  "yesno",
+  "scale",
+  "group",
+  "html",
+] as const;
+export const QuestionTypeSchema = z.enum(QUESTION_TYPES);
+export type QuestionType = z.infer<typeof QuestionTypeSchema>;
+
+const ElementIdSchema = z.string().trim().min(1).max(64);
+
+/** A survey question; `group` questions nest their `fields` (SPEC 3). */
+export interface Question {
+  id: string;
+  type: QuestionType;
+  fieldName: string;
+  title: string;
+  required?: boolean | undefined;
+  choices?: Choice[] | undefined;
+  fields?: Question[] | undefined;
+  pii?: boolean | undefined;
+  visibleWhen?: Condition[] | undefined;
+  placeholder?: string | undefined;
+  help?: string | undefined;
+  min?: number | undefined;
+  max?: number | undefined;
+  noneValue?: string | number | undefined;
+}
+
+export const QuestionSchema: z.ZodType<Question, unknown> = z.lazy(() =>
+  z.object({
+    id: ElementIdSchema,
+    type: QuestionTypeSchema,
+    fieldName: z.string().trim().min(1, "This field is required.").max(200),
+    title: z.string().max(10_000).default(""),
+    required: z.boolean().optional(),
+    choices: z.array(ChoiceSchema).max(500).optional(),
+    fields: z.array(QuestionSchema).max(500).optional(),
+    pii: z.boolean().optional(),
+    visibleWhen: z.array(ConditionSchema).max(100).optional(),
+    placeholder: z.string().max(500).optional(),
+    help: z.string().max(10_000).optional(),
+    min: z.number().optional(),
+    max: z.number().optional(),
+    noneValue: z.union([z.string(), z.number()]).optional(),
+  }),
+);
+
+/** A survey section (SPEC 3: id and title). */
+export const SectionSchema = z.object({ id: ElementIdSchema, title: z.string().max(500).default("") });
+export type Section = z.infer<typeof SectionSchema>;
+
+/** A survey page (SPEC 3: title defaults to 'Unnamed page'). */
+export const PageSchema = z.object({
+  id: ElementIdSchema,
+  title: z.string().max(500).default("Unnamed page"),
+  section: z.string().max(64).optional(),
+  conditions: z.array(ConditionSchema).max(100).default([]),
+  questions: z.array(QuestionSchema).max(500).default([]),
+});
+export type Page = z.infer<typeof PageSchema>;
+
+/** Survey version: 0 for a survey never saved, then +1 per save. */
+export const VersionSchema = z.number().int().min(0).max(2_147_483_647);
+
+/** A survey definition (SPEC 3; only these fields are sent on save). */
+export const SurveySchema = z.object({
+  id: DocumentIdSchema,
+  title: z.string().trim().max(500).default("Unnamed Survey"),
+  description: z.string().max(10_000).default("Unnamed Description"),
+  canSubscribeTo: z.boolean().default(false),
+  sections: z.array(SectionSchema).max(200).default([]),
+  pages: z.array(PageSchema).max(500).default([]),
+  version: VersionSchema.default(0),
+  submitLabel: z.string().max(100).optional(),
+});
+export type Survey = z.infer<typeof SurveySchema>;
+
+/** A survey as GET /api/surveys/{id} answers it: `readOnly` for another tenant's subscribed survey. */
+export const SurveyResponseSchema = SurveySchema.extend({ readOnly: z.boolean() });
+export type SurveyResponse = z.infer<typeof SurveyResponseSchema>;
+
+/** An item of GET /api/surveys. */
+export const SurveySummarySchema = z.object({
+  id: DocumentIdSchema,
+  title: z.string(),
+  version: VersionSchema,
+  canSubscribeTo: z.boolean(),
+  tenantId: TenantIdSchema,
+  readOnly: z.boolean(),
+});
+export type SurveySummary = z.infer<typeof SurveySummarySchema>;
+
+/** An item of GET /api/surveys/{id}/versions. */
+export const DocumentVersionSchema = z.object({ version: VersionSchema, savedAt: TimestampSchema });
+export type DocumentVersion = z.infer<typeof DocumentVersionSchema>;
+
+/** `?newerThan=v` of GET /api/surveys/{id} and /api/reports/{id}. */
+export const NewerThanQuerySchema = z.object({ newerThan: z.coerce.number().int().min(0).optional() });
+
+/** Answer of a versioned save: the stored version (the sent one + 1). */
+export const VersionedSaveResponseSchema = z.object({ id: DocumentIdSchema, version: VersionSchema });
+export type VersionedSaveResponse = z.infer<typeof VersionedSaveResponseSchema>;

@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { EmailSchema, NameSchema, ObjectIdSchema, TenantIdSchema } from "./common.js";
+import { RolesSchema } from "./roles.js";
+import { TenantSchema } from "./tenant.js";
+import { NewPasswordSchema, PasswordSchema } from "./auth.js";
+
+/** The `tenant` value of a user who belongs to several tenants (SPEC 1, 3). */
+export const MULTI_TENANT = "multi";
+
+/** A portal user. `tenant` is the tenant id, or "multi" for a user of several tenants. */
+export const UserSchema = z.object({
+  id: ObjectIdSchema,
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  roles: RolesSchema,
+  tenant: z.union([TenantIdSchema, z.literal(MULTI_TENANT)]),
+  tenants: z.array(TenantIdSchema),
+});
+export type User = z.infer<typeof UserSchema>;
+
+/** The signed-in user and the session's current tenant (GET /api/users/me, and `<body data-*>`). */
+export const MeSchema = z.object({ user: UserSchema, tenant: TenantSchema });
+export type Me = z.infer<typeof MeSchema>;
+
+/** Body of PUT /api/users/me. Blank new-password fields mean "keep the password". */
+export const UpdateMeRequestSchema = z
+  .object({
+    firstName: NameSchema,
+    lastName: NameSchema,
+    currentPassword: PasswordSchema,
+    newPassword: z.preprocess((v) => (v === "" || v === null ? undefined : v), NewPasswordSchema.optional()),
+    confirmPassword: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.string().optional()),
+  })
+  .superRefine((v, ctx) => {
+    if (v.newPassword !== undefined && v.newPassword !== v.confirmPassword) {
+      ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: "Passwords do not match." });
+    }
+  });
+export type UpdateMeRequest = z.infer<typeof UpdateMeRequestSchema>;
+
+/** Body of PUT /api/users/me/tenant. */
+export const SwitchTenantRequestSchema = z.object({ tenantId: TenantIdSchema });
+export type SwitchTenantRequest = z.infer<typeof SwitchTenantRequestSchema>;
+
+/** Body of POST /api/users from the admin screen. */
+export const CreateUserRequestSchema = z.object({
+  firstName: NameSchema,
+  lastName: NameSchema,
+  email: EmailSchema,
+  roles: RolesSchema,
+  password: NewPasswordSchema.optional(),
+});
+export type CreateUserRequest = z.infer<typeof CreateUserRequestSchema>;
+
+/** Body of POST /api/users from the test form of /auth/test (SPEC 2: roles free text, default 'User'). */
+export const TestUserCreateRequestSchema = z.object({
+  name: NameSchema,
+  email: EmailSchema,
+  roles: z.string().max(100).default("User"),
+});
+export type TestUserCreateRequest = z.infer<typeof TestUserCreateRequestSchema>;
+
+/** Body of PUT /api/users/{id}. */
+export const UpdateUserRequestSchema = z.object({
+  firstName: NameSchema,
+  lastName: NameSchema,
+  roles: RolesSchema,
+});
+export type UpdateUserRequest = z.infer<typeof UpdateUserRequestSchema>;
