@@ -1,11 +1,21 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defineConfig } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 4173);
+process.env.E2E_PORT = String(port);
+// One fresh data directory per run, so every run starts on a new embedded database.
+const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), "core-care-e2e-"));
+process.env.E2E_DATA_DIR = dataDir;
+const idleTimeout = process.env.E2E_IDLE_TIMEOUT_SECONDS;
 
 export default defineConfig({
   testDir: "e2e",
   fullyParallel: false,
   workers: 1,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   reporter: [["list"], ["json", { outputFile: ".reports/e2e.json" }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
@@ -26,8 +36,19 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `pnpm exec vite preview --host 127.0.0.1 --port ${port} --strictPort`,
-    url: `http://127.0.0.1:${port}/`,
+    command: "pnpm --filter @core-care/api start",
+    url: `http://127.0.0.1:${port}/api/config`,
     reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      NODE_ENV: "test",
+      DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      ...(idleTimeout ? { IDLE_TIMEOUT_SECONDS: idleTimeout } : {}),
+    },
   },
 });

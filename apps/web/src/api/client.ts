@@ -1,0 +1,221 @@
+import { createStore, useStore } from "./store";
+
+/** How long the transient error banner stays up (SPEC 8, 9). */
+export const ERROR_BANNER_MS = 10_000;
+/** Length of the banner's fade-out before it is removed. */
+export const BANNER_FADE_MS = 400;
+/** The message a network failure carries; forms show it as {@link NO_NETWORK_MESSAGE} (SPEC 8). */
+export const NETWORK_ERROR_MESSAGE = "error";
+/** What a form's error area shows for a network failure (SPEC 8). */
+export const NO_NETWORK_MESSAGE = "Error: No network connectivity";
+
+/** A field-level problem reported by the server. */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** A failed API call: HTTP status (0 for a network failure), the server's message, error code and field errors. */
+export class ApiError extends Error {
+  status: number;
+  errorCode?: number;
+  errors?: FieldError[];
+
+  constructor(status: number, message: string, errorCode?: number, errors?: FieldError[]) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    if (errorCode !== undefined) this.errorCode = errorCode;
+    if (errors !== undefined) this.errors = errors;
+  }
+}
+
+/** Per-call options. `handleErrors`: the caller deals with every failure (no logout on 401, no banner). */
+export interface RequestOptions {
+  query?: Record<string, string | number | boolean | undefined>;
+  handleErrors?: boolean;
+  signal?: AbortSignal;
+}
+
+/** The transient error banner's state. */
+export interface BannerState {
+  id: number;
+  message: string;
+  leaving: boolean;
+}
+
+const bannerStore = createStore<BannerState | null>(null);
+const pendingStore = createStore(0);
+let bannerSeq = 0;
+let bannerTimers: ReturnType<typeof setTimeout>[] = [];
+
+interface ClientConfig {
+  baseUrl?: string;
+  onUnauthorized: (returnTo: string) => void;
+}
+
+function goToLogout(returnTo: string): void {
+  window.location.assign(`/auth/logout?redirect=${encodeURIComponent(returnTo)}`);
+}
+
+const config: ClientConfig = { onUnauthorized: goToLogout };
+
+/**
+ * Adjusts the client: `baseUrl` to resolve paths against (defaults to the page's origin),
+ * `onUnauthorized` to replace the full-page move to /auth/logout on a 401.
+ */
+export function configureClient(options: Partial<ClientConfig>): void {
+  Object.assign(config, options);
+}
+
+/** The location to come back to after signing in again. */
+export function currentLocation(): string {
+  const { pathname, search, hash } = window.location;
+  return `${pathname}${search}${hash}`;
+}
+
+/** Shows the transient error banner with `message` for 10 seconds, replacing any banner shown. */
+export function showErrorBanner(message: string): void {
+  for (const timer of bannerTimers) clearTimeout(timer);
+  const id = ++bannerSeq;
+  bannerStore.set({ id, message, leaving: false });
+  bannerTimers = [
+    setTimeout(() => bannerStore.set({ id, message, leaving: true }), ERROR_BANNER_MS),
+    setTimeout(() => bannerStore.set(null), ERROR_BANNER_MS + BANNER_FADE_MS),
+  ];
+}
+
+/** Removes the error banner at once. */
+export function dismissErrorBanner(): void {
+  for (const timer of bannerTimers) clearTimeout(timer);
+  bannerTimers = [];
+  bannerStore.set(null);
+}
+
+/** Subscribes to the error banner; returns the unsubscribe function. */
+export function subscribeBanner(listener: (state: BannerState | null) => void): () => void {
+  return bannerStore.subscribe(listener);
+}
+
+/** The current error banner, or null. */
+export function useErrorBanner(): BannerState | null {
+  return useStore(bannerStore);
+}
+
+/** Number of API calls in flight. */
+export function pendingRequests(): number {
+  return pendingStore.get();
+}
+
+/** Subscribes to the count of API calls in flight; returns the unsubscribe function. */
+export function subscribePending(listener: (count: number) => void): () => void {
+  return pendingStore.subscribe(listener);
+}
+
+/** True while any API call runs (drives the 'Processing...' indicator). */
+export function useProcessing(): boolean {
+  return useStore(pendingStore) > 0;
+}
+
+/** The text a form's error area shows for a failure (SPEC 8: "error" becomes "Error: No network connectivity"). */
+export function formErrorMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : "";
+  return message === NETWORK_ERROR_MESSAGE ? NO_NETWORK_MESSAGE : message;
+}
+
+function buildUrl(path: string, query: RequestOptions["query"]): string {
+  const url = new URL(path, config.baseUrl ?? window.location.origin);
+  if (query) {
+    for (const [key, value] of Object.entries(query)) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+  }
+  return url.toString();
+}
+
+interface WireError {
+  responseStatus?: { message?: unknown; errorCode?: unknown; errors?: unknown };
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  if (response.status === 204) return undefined;
+  const text = await response.text();
+  if (text === "") return undefined;
+  const type = response.headers.get("content-type") ?? "";
+  if (type.includes("json")) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+function toApiError(response: Response, body: unknown): ApiError {
+  const status = (body as WireError | undefined)?.responseStatus;
+  const message =
+    typeof status?.message === "string" && status.message !== ""
+      ? status.message
+      : response.statusText || `HTTP ${response.status}`;
+  const errorCode = typeof status?.errorCode === "number" ? status.errorCode : undefined;
+  const errors = Array.isArray(status?.errors) ? (status.errors as FieldError[]) : undefined;
+  return new ApiError(response.status, message, errorCode, errors);
+}
+
+async function request<T>(
+  method: string,
+  path: string,
+  body: unknown,
+  opts: RequestOptions = {},
+): Promise<T> {
+  const headers: Record<string, string> = {
+    Accept: "application/json",
+    "X-Requested-With": "XMLHttpRequest",
+  };
+  const init: RequestInit = { method, headers, credentials: "same-origin", cache: "no-store" };
+  if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  if (opts.signal) init.signal = opts.signal;
+
+  pendingStore.set(pendingStore.get() + 1);
+  try {
+    let response: Response;
+    try {
+      response = await fetch(buildUrl(path, opts.query), init);
+    } catch (cause) {
+      if (cause instanceof DOMException && cause.name === "AbortError") throw cause;
+      const error = new ApiError(0, NETWORK_ERROR_MESSAGE);
+      if (!opts.handleErrors) showErrorBanner(NO_NETWORK_MESSAGE);
+      throw error;
+    }
+    const data = await readBody(response);
+    if (response.ok) return data as T;
+    const error = toApiError(response, data);
+    if (!opts.handleErrors) {
+      if (response.status === 401) config.onUnauthorized(currentLocation());
+      else showErrorBanner(error.message);
+    }
+    throw error;
+  } finally {
+    pendingStore.set(pendingStore.get() - 1);
+  }
+}
+
+/** The one HTTP client of the web app: JSON in and out under the page's origin (SPEC 4, 8). */
+export const api = {
+  get<T>(path: string, opts?: RequestOptions): Promise<T> {
+    return request<T>("GET", path, undefined, opts);
+  },
+  post<T>(path: string, body?: unknown, opts?: RequestOptions): Promise<T> {
+    return request<T>("POST", path, body, opts);
+  },
+  put<T>(path: string, body?: unknown, opts?: RequestOptions): Promise<T> {
+    return request<T>("PUT", path, body, opts);
+  },
+  del<T>(path: string, opts?: RequestOptions): Promise<T> {
+    return request<T>("DELETE", path, undefined, opts);
+  },
+};

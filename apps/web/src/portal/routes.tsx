@@ -1,0 +1,69 @@
+import { lazy, Suspense, useEffect, useState } from "react";
+import { Navigate, Route, Routes, useNavigate } from "react-router-dom";
+import { lacksCurrentTenant, loadConfig, loadMe, useMe } from "../api/session";
+import type { ClientConfig } from "../api/types";
+import { useSessionTimers } from "../api/use-session-timers";
+import { defaultRedirect } from "../device";
+import { Shell } from "./shell";
+import { UnknownRoute } from "./unknown-route";
+
+const PatientsPage = lazy(() => import("./patients/patients-page"));
+const PatientPage = lazy(() => import("./patients/patient-page"));
+const ResultsPage = lazy(() => import("./results/results-page"));
+const ResultPage = lazy(() => import("./results/result-page"));
+const ReportsPage = lazy(() => import("./reports/reports-page"));
+const UsersPage = lazy(() => import("./admin/users-page"));
+const TenantsPage = lazy(() => import("./admin/tenants-page"));
+const LocationsPage = lazy(() => import("./admin/locations-page"));
+const InterfacesPage = lazy(() => import("./admin/interfaces-page"));
+const AccountPage = lazy(() => import("./account/account-page"));
+
+function Loading() {
+  return <div className="page-loading" aria-busy="true" />;
+}
+
+/** The staff portal: signed-in screens under '/' (SPEC 2), with the session's idle timeout and keepalive. */
+export default function PortalRoutes() {
+  const me = useMe();
+  const navigate = useNavigate();
+  const [config, setConfig] = useState<ClientConfig | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    void loadConfig().then((c) => live && setConfig(c));
+    loadMe().then(
+      (loaded) => {
+        if (live && lacksCurrentTenant(loaded)) void navigate("/auth/logout", { replace: true });
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [navigate]);
+
+  useSessionTimers(me && config ? config : null);
+
+  if (!me || !config) return <Loading />;
+  return (
+    <Shell me={me}>
+      <Suspense fallback={<Loading />}>
+        <Routes>
+          <Route index element={<Navigate to={defaultRedirect(config.defaultUrl)} replace />} />
+          <Route path="patients" element={<PatientsPage />} />
+          <Route path="patients/new" element={<PatientPage />} />
+          <Route path="patients/:patientId" element={<PatientPage />} />
+          <Route path="results" element={<ResultsPage />} />
+          <Route path="results/:resultId" element={<ResultPage />} />
+          <Route path="reports" element={<ReportsPage />} />
+          <Route path="users" element={<UsersPage />} />
+          <Route path="tenants" element={<TenantsPage />} />
+          <Route path="locations" element={<LocationsPage />} />
+          <Route path="interfaces" element={<InterfacesPage />} />
+          <Route path="account" element={<AccountPage />} />
+          <Route path="*" element={<UnknownRoute />} />
+        </Routes>
+      </Suspense>
+    </Shell>
+  );
+}
