@@ -51,7 +51,7 @@ describe("ConditionSchema", () => {
     ).toEqual({
       fieldName: "pain.hadPain",
       fieldValue: 0,
-      action: "Greater than",
+      action: "Greater Than",
       joinType: "and",
     });
   });

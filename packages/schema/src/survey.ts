@@ -1,17 +1,33 @@
 import { z } from "zod";
+import { normalizeAction, type ConditionAction } from "@core-care/survey-engine";
 import { DocumentIdSchema, TimestampSchema, TenantIdSchema } from "./common.js";
 
 /** How a condition joins the one before it (SPEC 3: default 'and'). */
 export const JoinTypeSchema = z.enum(["and", "or"]);
 
 /**
- * A condition's action. Any spelling is accepted here (SPEC 4 lists 'Greater than' and 'Has response'
- * while its evaluator expects capitals); the engine normalises it when it evaluates.
+ * A condition's action in any spelling the engine's `normalizeAction` accepts (SPEC 4 lists 'Greater than'
+ * and 'Has response' while its evaluator expects capitals), stored in the canonical spelling.
  */
-export const ConditionActionSchema = z.string().trim().min(1, "This field is required.").max(40);
+export const ConditionActionSchema = z
+  .string()
+  .max(40)
+  .transform((action, ctx): ConditionAction => {
+    const canonical = normalizeAction(action);
+    if (canonical === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        message: "Must be one of Equals, Not Equals, Greater Than, Less Than, Has Response, One Of.",
+      });
+      return z.NEVER;
+    }
+    return canonical;
+  });
 
-/** A compared value: strings, numbers and booleans are compared strictly (SPEC 5). */
-export const FieldValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const PrimitiveValueSchema = z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]);
+
+/** A compared value: strings, numbers and booleans compare strictly (SPEC 5); a list for 'One Of'. */
+export const FieldValueSchema = z.union([PrimitiveValueSchema, z.array(PrimitiveValueSchema).max(500)]);
 
 /** A page or question condition (SPEC 3). */
 export const ConditionSchema = z.object({
@@ -22,9 +38,12 @@ export const ConditionSchema = z.object({
 });
 export type Condition = z.infer<typeof ConditionSchema>;
 
+/** Choice values travel as text; numeric values of older definitions are read as their text. */
+const ChoiceValueSchema = z.union([z.string().max(500), z.number().transform(String)]);
+
 /** A choice of a select, radio or checkbox question (SPEC 3: each with a value). */
 export const ChoiceSchema = z.object({
-  value: z.union([z.string(), z.number()]),
+  value: ChoiceValueSchema,
   label: z.string().max(2000),
   fieldName: z.string().max(200).optional(),
 });
@@ -65,7 +84,8 @@ export interface Question {
   help?: string | undefined;
   min?: number | undefined;
   max?: number | undefined;
-  noneValue?: string | number | undefined;
+  noneValue?: string | undefined;
+  requiredMessage?: string | undefined;
 }
 
 export const QuestionSchema: z.ZodType<Question, unknown> = z.lazy(() =>
@@ -83,7 +103,8 @@ export const QuestionSchema: z.ZodType<Question, unknown> = z.lazy(() =>
     help: z.string().max(10_000).optional(),
     min: z.number().optional(),
     max: z.number().optional(),
-    noneValue: z.union([z.string(), z.number()]).optional(),
+    noneValue: ChoiceValueSchema.optional(),
+    requiredMessage: z.string().max(500).optional(),
   }),
 );
 
