@@ -248,7 +248,7 @@ describe("createSaveQueue", () => {
     queue.dispose();
   });
 
-  test("sends a snapshot left unsent by an earlier page load as soon as it is created", async () => {
+  test("sends a snapshot left unsent by an earlier page load when flushed", async () => {
     const rec = recorder();
     const unsent = snapshot({ carried: "over" });
     const queue = createSaveQueue({
@@ -256,11 +256,14 @@ describe("createSaveQueue", () => {
       persist: rec.persist,
       initial: { resultId: null, unsent },
     });
+    expect(peer.received).toEqual([]);
 
-    await until(() => rec.last()?.unsent === null);
+    const outcome = await queue.flush();
 
+    expect(outcome).toEqual({ kind: "saved", id: queue.resultId });
     expect(peer.received).toEqual([unsent]);
-    expect(rec.last()?.resultId).toBe(queue.resultId);
+    expect(rec.last()).toEqual({ resultId: queue.resultId, unsent: null });
+    expect(queue.flush()).toBeNull();
     queue.dispose();
   });
 });

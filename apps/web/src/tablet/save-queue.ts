@@ -53,6 +53,11 @@ export interface SaveQueueOptions {
  */
 export interface SaveQueue {
   save(snapshot: ResultSnapshot): Promise<SaveOutcome>;
+  /**
+   * Sends the snapshot left unsent by an earlier page load (`initial.unsent`) and resolves with its
+   * outcome; null when there is nothing to send.
+   */
+  flush(): Promise<SaveOutcome> | null;
   /** Sends the waiting snapshot now if the queue is waiting for the network. */
   retry(): void;
   readonly resultId: string | null;
@@ -65,7 +70,7 @@ interface Waiter {
   resolve(outcome: SaveOutcome): void;
 }
 
-/** Creates a {@link SaveQueue}. A persisted unsent snapshot in `initial` is sent at once. */
+/** Creates a {@link SaveQueue}; a persisted unsent snapshot in `initial` waits for {@link SaveQueue.flush}. */
 export function createSaveQueue(options: SaveQueueOptions): SaveQueue {
   const retryDelayMs = options.retryDelayMs ?? 15_000;
   let resultId = options.initial?.resultId ?? null;
@@ -146,8 +151,6 @@ export function createSaveQueue(options: SaveQueueOptions): SaveQueue {
     void pump();
   };
 
-  if (pending !== null) void pump();
-
   return {
     save(snapshot) {
       return new Promise<SaveOutcome>((resolve) => {
@@ -155,6 +158,13 @@ export function createSaveQueue(options: SaveQueueOptions): SaveQueue {
         pendingWaiters.push({ resolve });
         persist();
         if (status !== "offline") void pump();
+      });
+    },
+    flush() {
+      if (pending === null) return null;
+      return new Promise<SaveOutcome>((resolve) => {
+        pendingWaiters.push({ resolve });
+        void pump();
       });
     },
     retry() {

@@ -1,0 +1,360 @@
+import { useState, type ReactNode } from "react";
+import {
+  formatPhone,
+  getAnswer,
+  questionPath,
+  selectedValues,
+  setAnswer,
+  setSelectedValues,
+  type Answers,
+  type Choice,
+  type Question,
+} from "@core-care/survey-engine";
+
+/** What every question component needs from the page it sits on. */
+export interface FieldContext {
+  answers: Answers;
+  /** Error messages keyed by the full dotted field path. */
+  errors: ReadonlyMap<string, string>;
+  /** Prefix that makes element ids unique on the page. */
+  idPrefix: string;
+  onChange(next: Answers, field: string): void;
+}
+
+const YES_NO: Choice[] = [
+  { value: "yes", label: "Yes" },
+  { value: "no", label: "No" },
+];
+
+/** The DOM id of the element holding a field's input (or its fieldset). */
+export function fieldElementId(idPrefix: string, path: string): string {
+  return `${idPrefix}-${path.replace(/[^A-Za-z0-9_-]/g, "_")}`;
+}
+
+function describedBy(...ids: (string | false | undefined)[]): string | undefined {
+  const list = ids.filter((id): id is string => typeof id === "string");
+  return list.length > 0 ? list.join(" ") : undefined;
+}
+
+function RequiredMark({ required }: { required: boolean | undefined }) {
+  if (!required) return null;
+  return (
+    <span className="sv-required" aria-hidden="true">
+      {" "}
+      *
+    </span>
+  );
+}
+
+function ErrorText({ id, message }: { id: string; message: string | undefined }) {
+  if (message === undefined) return null;
+  return (
+    <p className="sv-error" id={id}>
+      {message}
+    </p>
+  );
+}
+
+function HelpText({ id, help }: { id: string; help: string | undefined }) {
+  if (help === undefined || help === "") return null;
+  return (
+    <p className="sv-help" id={id}>
+      {help}
+    </p>
+  );
+}
+
+function textOf(value: unknown): string {
+  if (value === undefined || value === null) return "";
+  if (typeof value === "string") return value;
+  return typeof value === "number" || typeof value === "boolean" ? String(value) : "";
+}
+
+/** Blank text is no answer (SPEC 5: blank values are omitted). */
+function textAnswer(text: string): string | undefined {
+  return text === "" ? undefined : text;
+}
+
+function numberAnswer(text: string): number | string | undefined {
+  if (text.trim() === "") return undefined;
+  const number = Number(text);
+  return Number.isFinite(number) ? number : text;
+}
+
+interface InputProps {
+  question: Question;
+  path: string;
+  ctx: FieldContext;
+}
+
+/** Keeps what the patient types ("1." on the way to "1.5") while the answer holds a number. */
+function NumberInput({
+  question,
+  path,
+  ctx,
+  inputProps,
+}: InputProps & { inputProps: Record<string, unknown> }) {
+  const value = getAnswer(ctx.answers, path);
+  const [draft, setDraft] = useState(textOf(value));
+  const shown =
+    numberAnswer(draft) === value || (draft === "" && value === undefined) ? draft : textOf(value);
+  return (
+    <input
+      {...inputProps}
+      type="text"
+      inputMode="decimal"
+      autoComplete="off"
+      value={shown}
+      min={question.min}
+      max={question.max}
+      onChange={(event) => {
+        setDraft(event.target.value);
+        ctx.onChange(setAnswer(ctx.answers, path, numberAnswer(event.target.value)), path);
+      }}
+    />
+  );
+}
+
+function TextLikeField({ question, path, ctx }: InputProps) {
+  const id = fieldElementId(ctx.idPrefix, path);
+  const error = ctx.errors.get(path);
+  const errorId = `${id}-error`;
+  const helpId = `${id}-help`;
+  const inputProps = {
+    id,
+    name: path,
+    className: "sv-input",
+    "aria-describedby": describedBy(error !== undefined && errorId, question.help ? helpId : undefined),
+    "aria-invalid": error !== undefined ? true : undefined,
+    "aria-required": question.required ? true : undefined,
+    placeholder: question.placeholder,
+  };
+  const value = textOf(getAnswer(ctx.answers, path));
+  const set = (text: string) => ctx.onChange(setAnswer(ctx.answers, path, textAnswer(text)), path);
+
+  let control: ReactNode;
+  switch (question.type) {
+    case "textarea":
+      control = <textarea {...inputProps} rows={4} value={value} onChange={(e) => set(e.target.value)} />;
+      break;
+    case "number":
+      control = <NumberInput question={question} path={path} ctx={ctx} inputProps={inputProps} />;
+      break;
+    case "phone":
+      control = (
+        <input
+          {...inputProps}
+          type="tel"
+          inputMode="tel"
+          autoComplete="off"
+          value={value}
+          onChange={(e) => set(e.target.value)}
+          onBlur={(e) => {
+            const formatted = formatPhone(e.target.value);
+            if (formatted !== e.target.value) set(formatted);
+          }}
+        />
+      );
+      break;
+    case "date":
+      control = (
+        <input
+          {...inputProps}
+          type="date"
+          value={value}
+          min={question.min === undefined ? undefined : String(question.min)}
+          onChange={(e) => set(e.target.value)}
+        />
+      );
+      break;
+    case "email":
+      control = (
+        <input
+          {...inputProps}
+          type="email"
+          inputMode="email"
+          autoComplete="off"
+          value={value}
+          onChange={(e) => set(e.target.value)}
+        />
+      );
+      break;
+    case "select":
+      control = (
+        <select {...inputProps} value={value} onChange={(e) => set(e.target.value)}>
+          <option value="">Choose…</option>
+          {(question.choices ?? []).map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
+        </select>
+      );
+      break;
+    case "text":
+    case "radio":
+    case "checkbox":
+    case "yesno":
+    case "scale":
+    case "group":
+    case "html":
+      control = (
+        <input
+          {...inputProps}
+          type="text"
+          autoComplete="off"
+          value={value}
+          onChange={(e) => set(e.target.value)}
+        />
+      );
+  }
+
+  return (
+    <div className={`sv-question${error !== undefined ? " has-error" : ""}`} data-field={path}>
+      <label className="sv-title" htmlFor={id}>
+        {question.title}
+        <RequiredMark required={question.required} />
+      </label>
+      <ErrorText id={errorId} message={error} />
+      <HelpText id={helpId} help={question.help} />
+      {control}
+    </div>
+  );
+}
+
+function scaleChoices(question: Question): Choice[] {
+  if (question.choices && question.choices.length > 0) return question.choices;
+  const min = question.min ?? 0;
+  const max = question.max ?? 10;
+  const choices: Choice[] = [];
+  for (let n = min; n <= max && choices.length <= 100; n++)
+    choices.push({ value: String(n), label: String(n) });
+  return choices;
+}
+
+function ChoiceField({ question, path, ctx, prefix }: InputProps & { prefix: string }) {
+  const id = fieldElementId(ctx.idPrefix, path);
+  const error = ctx.errors.get(path);
+  const errorId = `${id}-error`;
+  const helpId = `${id}-help`;
+  const multiple = question.type === "checkbox";
+  const numericScale = question.type === "scale" && !(question.choices && question.choices.length > 0);
+  const choices =
+    question.type === "yesno"
+      ? question.choices && question.choices.length > 0
+        ? question.choices
+        : YES_NO
+      : question.type === "scale"
+        ? scaleChoices(question)
+        : (question.choices ?? []);
+  const selected = selectedValues(question, ctx.answers, prefix);
+
+  const choose = (value: string, checked: boolean) => {
+    let next: string[];
+    if (!multiple) next = [value];
+    else if (!checked) next = selected.filter((v) => v !== value);
+    else if (question.noneValue !== undefined && value === question.noneValue) next = [value];
+    else next = [...selected.filter((v) => v !== question.noneValue), value];
+    const answers = numericScale
+      ? setAnswer(ctx.answers, path, Number(next[0]))
+      : setSelectedValues(question, ctx.answers, next, prefix);
+    ctx.onChange(answers, path);
+  };
+
+  return (
+    <fieldset
+      className={`sv-question sv-choices sv-${question.type}${error !== undefined ? " has-error" : ""}`}
+      data-field={path}
+      id={id}
+      aria-describedby={describedBy(error !== undefined && errorId, question.help ? helpId : undefined)}
+      aria-required={question.required ? true : undefined}
+    >
+      <legend className="sv-title">
+        {question.title}
+        <RequiredMark required={question.required} />
+      </legend>
+      <ErrorText id={errorId} message={error} />
+      <HelpText id={helpId} help={question.help} />
+      <div className="sv-options">
+        {choices.map((choice, index) => {
+          const checked = selected.includes(choice.value);
+          return (
+            <label key={choice.value} className={`sv-option${checked ? " is-checked" : ""}`}>
+              <input
+                type={multiple ? "checkbox" : "radio"}
+                name={path}
+                id={`${id}-${index}`}
+                value={choice.value}
+                checked={checked}
+                aria-invalid={error !== undefined ? true : undefined}
+                onChange={(event) => choose(choice.value, event.target.checked)}
+              />
+              <span>{choice.label}</span>
+            </label>
+          );
+        })}
+      </div>
+    </fieldset>
+  );
+}
+
+function GroupField({ question, path, ctx }: InputProps) {
+  const id = fieldElementId(ctx.idPrefix, path);
+  const helpId = `${id}-help`;
+  return (
+    <fieldset
+      className="sv-question sv-group"
+      data-field={path}
+      id={id}
+      aria-describedby={question.help ? helpId : undefined}
+    >
+      <legend className="sv-title">{question.title}</legend>
+      <HelpText id={helpId} help={question.help} />
+      {(question.fields ?? []).map((field) => (
+        <QuestionField key={field.id} question={field} prefix={path} ctx={ctx} />
+      ))}
+    </fieldset>
+  );
+}
+
+/**
+ * One question of any type, with its label or legend, the inline error under the title
+ * (SPEC 2, 5) and large touch targets. Designer text is shown as text, never as markup.
+ */
+export function QuestionField({
+  question,
+  prefix = "",
+  ctx,
+}: {
+  question: Question;
+  prefix?: string;
+  ctx: FieldContext;
+}) {
+  const path = questionPath(question, prefix);
+  switch (question.type) {
+    case "html":
+      return (
+        <div className="sv-question sv-static" data-field={path}>
+          {question.title.split(/\n{2,}/).map((paragraph, index) => (
+            <p key={index}>{paragraph}</p>
+          ))}
+          {question.help ? <p className="sv-help">{question.help}</p> : null}
+        </div>
+      );
+    case "group":
+      return <GroupField question={question} path={path} ctx={ctx} />;
+    case "radio":
+    case "checkbox":
+    case "yesno":
+    case "scale":
+      return <ChoiceField question={question} path={path} ctx={ctx} prefix={prefix} />;
+    case "text":
+    case "textarea":
+    case "number":
+    case "date":
+    case "phone":
+    case "email":
+    case "select":
+      return <TextLikeField question={question} path={path} ctx={ctx} />;
+  }
+}

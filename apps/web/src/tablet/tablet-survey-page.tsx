@@ -1,0 +1,326 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { Link, Navigate, useNavigate, useParams } from "react-router-dom";
+import {
+  answerPaths,
+  pruneHiddenAnswers,
+  type Answers,
+  type EvalContext,
+  type Page,
+  type Survey,
+} from "@core-care/survey-engine";
+import type { ClientConfig, Patient, Tenant } from "@core-care/schema";
+import { api } from "../api/client";
+import { useOnline } from "../ui/use-online";
+import { SurveyRunner, type PageMove } from "../survey-ui/survey-runner";
+import { createSaveQueue, type SaveOutcome, type SaveQueue, type SaveStatus } from "./save-queue";
+import { sendResult } from "./result-sender";
+import {
+  clearTabletSession,
+  readTabletSession,
+  writeTabletSession,
+  type TabletSession,
+} from "./tablet-session";
+import { globalsFor, surveyNeedsGlobals } from "./survey-context";
+import { StaffExit } from "./staff-exit";
+import { TabletShell } from "./tablet-shell";
+import { DEFAULT_IDLE_SECONDS, TIMEOUT_MESSAGE, surveyPageUrl } from "./urls";
+
+type Globals = Omit<EvalContext, "answers">;
+
+interface Loaded {
+  survey: Survey;
+  globals: Globals | undefined;
+  idleMs: number;
+}
+
+function pageHasInputs(page: Page | undefined): boolean {
+  return page !== undefined && page.questions.some((question) => answerPaths(question).length > 0);
+}
+
+function saveFailedMessage(outcome: Extract<SaveOutcome, { kind: "rejected" }>): string {
+  return `Failed to save results: ${outcome.message}`;
+}
+
+async function loadSurvey(session: TabletSession): Promise<Loaded> {
+  const [survey, config] = await Promise.all([
+    api.get<Survey>(`/api/surveys/${encodeURIComponent(session.surveyId)}`),
+    api.get<ClientConfig>("/api/config").catch(() => undefined),
+  ]);
+  let globals: Globals | undefined;
+  if (surveyNeedsGlobals(survey)) {
+    const [patient, tenant] = await Promise.all([
+      api.get<Patient>(`/api/patients/${encodeURIComponent(session.patientId)}`),
+      api.get<Tenant>("/api/tenants/me"),
+    ]);
+    globals = globalsFor(patient, tenant, new Date());
+  }
+  return { survey, globals, idleMs: (config?.idleTimeoutSeconds ?? DEFAULT_IDLE_SECONDS) * 1000 };
+}
+
+/** Shown when the tablet holds no survey in progress (never any patient data). */
+function NoSurvey() {
+  return (
+    <TabletShell>
+      <main className="tablet-main tablet-message">
+        <h1>No survey in progress</h1>
+        <p>Please hand the tablet to a member of staff.</p>
+        <p>
+          <Link className="tablet-link" to="/tablet">
+            Staff: start a survey
+          </Link>
+        </p>
+      </main>
+    </TabletShell>
+  );
+}
+
+/**
+ * `/tablet/patient-survey/{surveyId}/pg/{pageNumber}` (SPEC 2, 4): the patient's survey on the tablet.
+ * The page shown, the answers and any save the server has not acknowledged live in browser storage,
+ * so a reload resumes and a network drop loses nothing; all of it is wiped after submit, logout or
+ * the idle timeout.
+ */
+export function TabletSurveyPage() {
+  const params = useParams();
+  const navigate = useNavigate();
+  const online = useOnline();
+  const [session, setSession] = useState<TabletSession | null>(() =>
+    readTabletSession(localStorage, Date.now(), DEFAULT_IDLE_SECONDS * 1000),
+  );
+  const sessionRef = useRef(session);
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [loadFailed, setLoadFailed] = useState(false);
+  const [loadAttempt, setLoadAttempt] = useState(0);
+  const [saveStatus, setSaveStatus] = useState<SaveStatus>("idle");
+  const [submitting, setSubmitting] = useState(false);
+  const queueRef = useRef<SaveQueue | null>(null);
+  const finishedRef = useRef(false);
+
+  const update = useCallback((patch: Partial<TabletSession>) => {
+    const current = sessionRef.current;
+    if (current === null || finishedRef.current) return;
+    const next = { ...current, ...patch };
+    sessionRef.current = next;
+    writeTabletSession(localStorage, next);
+    setSession(next);
+  }, []);
+
+  /** Removes every trace of the patient from the page and storage, then leaves for `to`. */
+  const finish = useCallback(
+    (to: string) => {
+      finishedRef.current = true;
+      queueRef.current?.dispose();
+      clearTabletSession(localStorage);
+      sessionRef.current = null;
+      setSession(null);
+      setLoaded(null);
+      void navigate(to);
+    },
+    [navigate],
+  );
+
+  const reportRejected = useCallback(
+    (outcome: SaveOutcome) => {
+      if (outcome.kind !== "rejected") return;
+      window.alert(saveFailedMessage(outcome));
+      if (outcome.status === 401) finish("/auth/logout");
+    },
+    [finish],
+  );
+
+  const submitted = useCallback(
+    (outcome: SaveOutcome) => {
+      if (outcome.kind === "saved") finish("/auth/logout");
+      else {
+        setSubmitting(false);
+        reportRejected(outcome);
+      }
+    },
+    [finish, reportRejected],
+  );
+
+  const sessionKey = session === null ? null : `${session.patientId}:${session.clientRequestId}`;
+
+  useEffect(() => {
+    const current = sessionRef.current;
+    if (current === null) return;
+    let cancelled = false;
+    const queue = createSaveQueue({
+      send: sendResult,
+      initial: { resultId: current.resultId, unsent: current.unsent },
+      persist: (state) => update({ resultId: state.resultId, unsent: state.unsent }),
+      onStatus: (status) => {
+        if (!cancelled) setSaveStatus(status);
+      },
+    });
+    queueRef.current = queue;
+    const resumed = queue.flush();
+    if (resumed !== null) {
+      if (current.unsent?.isSubmitted) {
+        setSubmitting(true);
+        void resumed.then((outcome) => {
+          if (!cancelled) submitted(outcome);
+        });
+      } else {
+        void resumed.then((outcome) => {
+          if (!cancelled) reportRejected(outcome);
+        });
+      }
+    }
+    const onOnline = () => queue.retry();
+    window.addEventListener("online", onOnline);
+    return () => {
+      cancelled = true;
+      window.removeEventListener("online", onOnline);
+      queue.dispose();
+      // The app leaves for /auth (logout, timeout, 401): nothing of the patient may stay behind.
+      if (window.location.pathname.startsWith("/auth")) clearTabletSession(localStorage);
+    };
+  }, [sessionKey, update, submitted, reportRejected]);
+
+  useEffect(() => {
+    const current = sessionRef.current;
+    if (current === null) return;
+    let cancelled = false;
+    loadSurvey(current).then(
+      (result) => {
+        if (!cancelled) setLoaded(result);
+      },
+      () => {
+        if (!cancelled) setLoadFailed(true);
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [sessionKey, loadAttempt]);
+
+  const idleMs = loaded?.idleMs ?? DEFAULT_IDLE_SECONDS * 1000;
+  useEffect(() => {
+    if (sessionKey === null) return;
+    let lastWrite = 0;
+    const onActivity = () => {
+      const now = Date.now();
+      if (now - lastWrite < 5000) return;
+      lastWrite = now;
+      update({ lastActivityAt: now });
+    };
+    const check = () => {
+      const current = sessionRef.current;
+      if (current === null) return;
+      const idleFor = Date.now() - current.lastActivityAt;
+      if (idleFor >= idleMs) finish(`/auth/logout?message=${encodeURIComponent(TIMEOUT_MESSAGE)}`);
+    };
+    const events = ["pointerdown", "keydown", "touchstart"] as const;
+    for (const event of events) window.addEventListener(event, onActivity, { passive: true });
+    const timer = window.setInterval(check, 5000);
+    check();
+    return () => {
+      for (const event of events) window.removeEventListener(event, onActivity);
+      window.clearInterval(timer);
+    };
+  }, [sessionKey, idleMs, update, finish]);
+
+  if (session === null) return <NoSurvey />;
+
+  const expectedUrl = surveyPageUrl(session.surveyId, session.pageIndex);
+  if (params.surveyId !== session.surveyId || params.pageNumber !== String(session.pageIndex + 1)) {
+    return <Navigate to={expectedUrl} replace />;
+  }
+
+  const snapshot = (answers: Answers, isSubmitted: boolean) => {
+    const survey = loaded?.survey;
+    const kept = survey ? pruneHiddenAnswers(survey, { ...loaded?.globals, answers }) : answers;
+    return {
+      clientRequestId: session.clientRequestId,
+      surveyId: session.surveyId,
+      patientId: session.patientId,
+      isSubmitted,
+      answers: kept,
+    };
+  };
+
+  const onPageChange = (to: number, from: number, _move: PageMove) => {
+    const queue = queueRef.current;
+    if (queue && pageHasInputs(loaded?.survey.pages[from])) {
+      void queue.save(snapshot(session.answers, false)).then(reportRejected);
+    }
+    update({ pageIndex: to, lastActivityAt: Date.now() });
+    void navigate(surveyPageUrl(session.surveyId, to), { replace: true });
+  };
+
+  const onSubmit = () => {
+    const queue = queueRef.current;
+    if (!queue || submitting) return;
+    setSubmitting(true);
+    void queue.save(snapshot(session.answers, true)).then(submitted);
+  };
+
+  const leaveForStaff = async (to: string) => {
+    const queue = queueRef.current;
+    if (queue && loaded && !submitting) {
+      const outcome = await Promise.race([
+        queue.save(snapshot(session.answers, false)),
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), 5000)),
+      ]);
+      if (outcome) reportRejected(outcome);
+    }
+    finish(to);
+  };
+
+  let status: string | null = null;
+  if (submitting && (saveStatus === "offline" || !online)) {
+    status =
+      "No connection. Your answers are kept on this tablet and will be sent as soon as the connection returns. Please wait.";
+  } else if (submitting) {
+    status = "Sending your answers…";
+  } else if (saveStatus === "offline" || !online) {
+    status =
+      "No connection. Your answers are kept on this tablet and will be sent when the connection returns.";
+  }
+
+  return (
+    <TabletShell actions={<StaffExit onLeave={leaveForStaff} />}>
+      <main className="tablet-main">
+        {loaded ? (
+          <SurveyRunner
+            survey={loaded.survey}
+            pageIndex={session.pageIndex}
+            answers={session.answers}
+            {...(loaded.globals ? { context: loaded.globals } : {})}
+            onAnswersChange={(answers) => update({ answers, lastActivityAt: Date.now() })}
+            onPageChange={onPageChange}
+            onSubmit={onSubmit}
+            busy={submitting}
+            status={
+              status === null ? undefined : (
+                <p className="tablet-connection" role="status">
+                  {status}
+                </p>
+              )
+            }
+          />
+        ) : loadFailed ? (
+          <div className="tablet-message" role="alert">
+            <h1>The survey could not be loaded</h1>
+            <p>Please check the connection and try again.</p>
+            <button
+              type="button"
+              className="sv-button sv-button-primary"
+              onClick={() => {
+                setLoadFailed(false);
+                setLoadAttempt((n) => n + 1);
+              }}
+            >
+              Try again
+            </button>
+          </div>
+        ) : (
+          <p className="tablet-loading" aria-busy="true">
+            Loading the survey…
+          </p>
+        )}
+      </main>
+    </TabletShell>
+  );
+}
