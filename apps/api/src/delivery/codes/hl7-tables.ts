@@ -1,0 +1,38 @@
+/**
+ * HL7 v2.5.1 table values used in ORU^R01 and ACK messages.
+ *
+ * Source: shared/standards/hl7v2/v2-tables-subset.json (HL7 v2 table CodeSystems from the FHIR R4
+ * definitions bundle); `hl7-tables.test.ts` checks every value here against it.
+ */
+
+/** Table 0104 Version ID. */
+export const HL7_VERSION = "2.5.1";
+
+/** Table 0076 message type, 0003 event type; MSH-9.3 is the message structure. */
+export const ORU_R01 = { messageCode: "ORU", triggerEvent: "R01", structure: "ORU_R01" } as const;
+
+/** Table 0001 Administrative Sex. */
+export const ADMINISTRATIVE_SEX = { F: "F", M: "M", U: "U" } as const;
+
+/** Table 0004 Patient Class. */
+export const PATIENT_CLASS_OUTPATIENT = "O";
+
+/** Table 0085 Observation Result Status: final results. */
+export const RESULT_STATUS_FINAL = "F";
+
+/** Table 0125 Value Type (used in OBX-2). */
+export const VALUE_TYPE = { coded: "CWE", numeric: "NM", text: "ST" } as const;
+export type ValueType = (typeof VALUE_TYPE)[keyof typeof VALUE_TYPE];
+
+/** Table 0203 Identifier Type: medical record number, patient internal identifier. */
+export const IDENTIFIER_TYPE = { medicalRecord: "MR", patientInternal: "PI" } as const;
+
+/** Table 0008 Acknowledgment Code. */
+export const ACK_CODES = ["AA", "AE", "AR", "CA", "CE", "CR"] as const;
+export type AckCode = (typeof ACK_CODES)[number];
+
+/** Table 0119 Order Control: observations to follow (RE). Not in the shared subset; HL7 v2.5.1 §4.5.1.1. */
+export const ORDER_CONTROL_RESULTS = "RE";
+
+/** Coding-system names of table 0396 used in CWE components. */
+export const CODING_SYSTEM = { loinc: "LN", snomed: "SCT", local: "L" } as const;
