@@ -211,7 +211,7 @@ describe("SurveyRunner", () => {
     await user.type(screen.getByLabelText(/Your name/), "Ann");
     await user.click(screen.getByRole("radio", { name: "Yes" }));
     await user.type(screen.getByLabelText(/Packs per day/), "1.5");
-    expect((screen.getByLabelText(/Packs per day/) as HTMLInputElement).value).toBe("1.5");
+    expect(screen.getByLabelText<HTMLInputElement>(/Packs per day/).value).toBe("1.5");
 
     await user.click(screen.getByRole("button", { name: "Next" }));
 
@@ -223,7 +223,7 @@ describe("SurveyRunner", () => {
   test("disables Previous on the first page", () => {
     setup();
 
-    expect((screen.getByRole("button", { name: "Previous" }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>("button", { name: "Previous" }).disabled).toBe(true);
   });
 
   test("renders every input type on the last page and submits only when it is valid", async () => {
@@ -243,7 +243,7 @@ describe("SurveyRunner", () => {
 
     await user.click(screen.getByRole("checkbox", { name: "Low fat" }));
     await user.click(screen.getByRole("checkbox", { name: "I don't follow a diet" }));
-    expect((screen.getByRole("checkbox", { name: "Low fat" }) as HTMLInputElement).checked).toBe(false);
+    expect(screen.getByRole<HTMLInputElement>("checkbox", { name: "Low fat" }).checked).toBe(false);
     await user.click(screen.getByRole("radio", { name: "3" }));
     await user.type(within(screen.getByRole("group", { name: "Address" })).getByLabelText(/City/), "Plano");
     await user.selectOptions(screen.getByLabelText("State"), "TX");
