@@ -265,14 +265,16 @@ describe("evaluateConditions", () => {
     expect(evaluateConditions([f, upper], context)).toBe(true);
   });
 
-  test("follows an edit to a condition of a list it evaluated before", () => {
+  test("follows conditions replaced in, added to or removed from a list it evaluated before", () => {
     const conditions: Condition[] = [{ fieldName: "yes", action: "Equals", fieldValue: true }];
     expect(evaluateConditions(conditions, context)).toBe(true);
-    (conditions[0] as Condition).fieldValue = false;
+    conditions[0] = { ...(conditions[0] as Condition), fieldValue: false };
     expect(evaluateConditions(conditions, context)).toBe(false);
     conditions.push({ fieldName: "yes", action: "Equals", fieldValue: true, joinType: "or" });
     expect(evaluateConditions(conditions, context)).toBe(true);
     conditions[1] = { fieldName: "missing", action: "Has Response", joinType: "or" };
     expect(evaluateConditions(conditions, context)).toBe(false);
+    conditions.length = 0;
+    expect(evaluateConditions(conditions, context)).toBe(true);
   });
 });

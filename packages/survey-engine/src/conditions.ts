@@ -1,4 +1,4 @@
-import { readSegments, splitPath } from "./answers.js";
+import { isUnsafeKey, readSegments, splitPath } from "./answers.js";
 import type { Condition, ConditionAction, EvalContext } from "./types.js";
 
 /** The one list of condition actions, shared by designers and the evaluator. */
@@ -58,6 +58,15 @@ function compareRaw(answer: unknown, expected: unknown): number {
 type Getter = (context: EvalContext) => unknown;
 type Predicate = (context: EvalContext) => boolean;
 
+/** Keys no object or list inherits, so a plain property read cannot reach a prototype. */
+function isPlainKey(key: string): boolean {
+  return !isUnsafeKey(key) && !(key in Object.prototype) && !(key in Array.prototype);
+}
+
+function read(node: unknown, key: string): unknown {
+  return node !== null && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined;
+}
+
 function makeGetter(fieldName: string): Getter {
   if (fieldName === "sex") return (context) => context.sex;
   if (fieldName === "age") return (context) => context.age;
@@ -66,24 +75,18 @@ function makeGetter(fieldName: string): Getter {
     const rest = segments.slice(1);
     return (context) => readSegments(context.tenant, rest);
   }
-  const [first, second, third] = segments;
+  if (!segments.every(isPlainKey)) return (context) => readSegments(context.answers, segments);
+  const [first, second, third] = segments as [string, string, string];
   switch (segments.length) {
     case 1:
-      return (context) => readOwn(context.answers, first as string);
+      return (context) => read(context.answers, first);
     case 2:
-      return (context) => readOwn(readOwn(context.answers, first as string), second as string);
+      return (context) => read(read(context.answers, first), second);
     case 3:
-      return (context) =>
-        readOwn(readOwn(readOwn(context.answers, first as string), second as string), third as string);
+      return (context) => read(read(read(context.answers, first), second), third);
     default:
-      return (context) => readSegments(context.answers, segments);
+      return (context) => segments.reduce<unknown>(read, context.answers);
   }
-}
-
-function readOwn(node: unknown, key: string): unknown {
-  return node !== null && typeof node === "object" && Object.hasOwn(node, key)
-    ? (node as Record<string, unknown>)[key]
-    : undefined;
 }
 
 function makePredicate(condition: Condition): Predicate {
@@ -97,11 +100,24 @@ function makePredicate(condition: Condition): Predicate {
     case "Not Equals":
       return (context) => get(context) !== expected;
     case "Greater Than":
-      return (context) => compareRaw(get(context), expected) > 0;
+      return (context) => {
+        const answer = get(context);
+        return typeof answer === "number" && typeof expected === "number"
+          ? answer > expected
+          : compareRaw(answer, expected) > 0;
+      };
     case "Less Than":
-      return (context) => compareRaw(get(context), expected) < 0;
+      return (context) => {
+        const answer = get(context);
+        return typeof answer === "number" && typeof expected === "number"
+          ? answer < expected
+          : compareRaw(answer, expected) < 0;
+      };
     case "Has Response":
-      return (context) => hasResponse(get(context));
+      return (context) => {
+        const answer = get(context);
+        return typeof answer === "string" ? answer.trim() !== "" : hasResponse(answer);
+      };
     case "One Of": {
       const options: readonly unknown[] = Array.isArray(expected) ? expected : [expected];
       return (context) => {
@@ -116,15 +132,20 @@ function makePredicate(condition: Condition): Predicate {
 }
 
 function allOf(predicates: readonly Predicate[]): Predicate {
+  const [a, b, c, d, e] = predicates as [Predicate, Predicate, Predicate, Predicate, Predicate];
   switch (predicates.length) {
     case 0:
       return () => true;
     case 1:
-      return predicates[0] as Predicate;
-    case 2: {
-      const [a, b] = predicates as [Predicate, Predicate];
+      return a;
+    case 2:
       return (context) => a(context) && b(context);
-    }
+    case 3:
+      return (context) => a(context) && b(context) && c(context);
+    case 4:
+      return (context) => a(context) && b(context) && c(context) && d(context);
+    case 5:
+      return (context) => a(context) && b(context) && c(context) && d(context) && e(context);
     default:
       return (context) => {
         for (const predicate of predicates) if (!predicate(context)) return false;
@@ -159,40 +180,22 @@ export function compileConditions(conditions: readonly Condition[]): Predicate {
 
 interface CacheEntry {
   predicate: Predicate;
-  snapshot: unknown[];
+  conditions: Condition[];
 }
 
 const cache = new WeakMap<readonly Condition[], CacheEntry>();
 
-function snapshotOf(conditions: readonly Condition[]): unknown[] {
-  const snapshot: unknown[] = [];
-  for (const condition of conditions) {
-    snapshot.push(condition, condition.fieldName, condition.action, condition.fieldValue, condition.joinType);
-  }
-  return snapshot;
-}
-
-function isCurrent(entry: CacheEntry, conditions: readonly Condition[]): boolean {
-  const snapshot = entry.snapshot;
-  if (snapshot.length !== conditions.length * 5) return false;
-  for (let i = 0, j = 0; i < conditions.length; i++, j += 5) {
-    const condition = conditions[i] as Condition;
-    if (
-      snapshot[j] !== condition ||
-      snapshot[j + 1] !== condition.fieldName ||
-      snapshot[j + 2] !== condition.action ||
-      snapshot[j + 3] !== condition.fieldValue ||
-      snapshot[j + 4] !== condition.joinType
-    ) {
-      return false;
-    }
-  }
+function isCurrent(compiled: readonly Condition[], conditions: readonly Condition[]): boolean {
+  const count = conditions.length;
+  if (compiled.length !== count) return false;
+  for (let i = 0; i < count; i++) if (compiled[i] !== conditions[i]) return false;
   return true;
 }
 
 /**
  * True when the list holds in the context (see `compileConditions` for how joins combine). The compiled
- * form is cached per list and rebuilt when a condition in it is replaced or edited.
+ * form is cached per list and rebuilt when the list's length or any of its condition objects changes, so
+ * edit conditions by replacing them (`list[i] = { ...list[i], fieldValue }`), never in place.
  */
 export function evaluateConditions(
   conditions: readonly Condition[] | undefined,
@@ -200,8 +203,8 @@ export function evaluateConditions(
 ): boolean {
   if (conditions === undefined || conditions.length === 0) return true;
   let entry = cache.get(conditions);
-  if (entry === undefined || !isCurrent(entry, conditions)) {
-    entry = { predicate: compileConditions(conditions), snapshot: snapshotOf(conditions) };
+  if (entry === undefined || !isCurrent(entry.conditions, conditions)) {
+    entry = { predicate: compileConditions(conditions), conditions: conditions.slice() };
     cache.set(conditions, entry);
   }
   return entry.predicate(context);
