@@ -1,8 +1,56 @@
-/** The Interfaces screen. */
-export default function Page() {
+import { hasRole, type Interface } from "../../api/types";
+import { ResourcePage } from "./resource-page";
+
+const TYPES = [
+  ["hl7-mllp", "HL7 v2 over MLLP"],
+  ["cda-mllp", "CDA over MLLP"],
+  ["cda-sftp", "CDA by SFTP"],
+  ["sftp", "SFTP file drop"],
+  ["fhir-http", "FHIR R4 over HTTPS"],
+] as const;
+
+const typeLabel = (type: string) => TYPES.find(([value]) => value === type)?.[1] ?? type;
+
+/** Delivery interfaces of the tenant (admins). The secret is write-only. */
+export default function InterfacesPage() {
   return (
-    <section className="page">
-      <h1>Interfaces</h1>
-    </section>
+    <ResourcePage<Interface>
+      title="Interfaces"
+      singular="Interface"
+      path="/api/interfaces"
+      allowed={(roles) => hasRole(roles, "admin") || hasRole(roles, "sysAdmin")}
+      rowLabel={(i) => i.name}
+      columns={[
+        { key: "name", header: "Name" },
+        { key: "type", header: "Type", render: (i) => typeLabel(i.type) },
+        { key: "host", header: "Host" },
+        { key: "port", header: "Port" },
+        { key: "hasSecret", header: "Secret", render: (i) => (i.hasSecret ? "Stored" : "None") },
+      ]}
+      fields={[
+        { name: "name", label: "Name", required: true },
+        { name: "type", label: "Type", type: "select", required: true, options: TYPES },
+        { name: "host", label: "Host", required: true },
+        { name: "port", label: "Port", type: "number", required: true },
+        { name: "username", label: "User name" },
+        { name: "path", label: "Path", hint: "Folder for SFTP, URL path for FHIR." },
+        {
+          name: "secret",
+          label: "Secret",
+          type: "password",
+          hint: "Password, key or token. Blank keeps the stored one.",
+        },
+        { name: "sendingApplication", label: "Sending application" },
+        { name: "sendingFacility", label: "Sending facility" },
+        { name: "receivingApplication", label: "Receiving application" },
+        { name: "receivingFacility", label: "Receiving facility" },
+      ]}
+      toForm={(i) => ({ ...i })}
+      fromForm={(values) => {
+        const body: Record<string, unknown> = { ...values, port: Number(values.port) };
+        for (const key of ["username", "path", "secret"]) if (!body[key]) delete body[key];
+        return body;
+      }}
+    />
   );
 }

@@ -1,0 +1,148 @@
+import { useId, useRef, useState } from "react";
+import { api, formErrorMessage } from "../../api/client";
+import { setMe } from "../../api/session";
+import type { Me, User } from "../../api/types";
+import { formText } from "../../ui/form";
+import { Modal } from "../../ui/modal";
+
+/**
+ * The edit-account modal (SPEC 2, 5): first and last name, read-only e-mail, current, new and confirm
+ * password; Cancel and 'Save & Continue'. It submits only when the form is valid; the answer replaces
+ * the current user and the password fields are cleared.
+ */
+export function EditAccountModal({
+  me,
+  onClose,
+  onSaved,
+}: {
+  me: Me;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  const id = useId();
+  const form = useRef<HTMLFormElement>(null);
+  const [error, setError] = useState("");
+  const [busy, setBusy] = useState(false);
+
+  async function save() {
+    const element = form.current;
+    if (!element || !element.reportValidity()) return;
+    const data = new FormData(element);
+    const newPassword = formText(data, "newPassword");
+    const confirmPassword = formText(data, "confirmPassword");
+    if (newPassword !== confirmPassword) {
+      setError("The new passwords do not match.");
+      return;
+    }
+    setError("");
+    setBusy(true);
+    try {
+      const answer = await api.put<Me | User>(
+        "/api/users/me",
+        {
+          firstName: formText(data, "firstName").trim(),
+          lastName: formText(data, "lastName").trim(),
+          currentPassword: formText(data, "currentPassword"),
+          newPassword,
+          confirmPassword,
+        },
+        { handleErrors: true },
+      );
+      setMe("user" in answer ? answer : { ...me, user: answer });
+      for (const name of ["currentPassword", "newPassword", "confirmPassword"]) {
+        const input = element.elements.namedItem(name);
+        if (input instanceof HTMLInputElement) input.value = "";
+      }
+      onSaved();
+    } catch (cause) {
+      setError(formErrorMessage(cause));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal
+      title="Edit account"
+      onClose={onClose}
+      footer={
+        <>
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" form={`${id}-form`} className="button primary" disabled={busy}>
+            Save &amp; Continue
+          </button>
+        </>
+      }
+    >
+      <form
+        id={`${id}-form`}
+        ref={form}
+        className="form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
+        <div className="form-grid">
+          <div className="field">
+            <label htmlFor={`${id}-first`}>First name</label>
+            <input
+              id={`${id}-first`}
+              name="firstName"
+              defaultValue={me.user.firstName}
+              required
+              autoComplete="given-name"
+            />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-last`}>Last name</label>
+            <input
+              id={`${id}-last`}
+              name="lastName"
+              defaultValue={me.user.lastName}
+              required
+              autoComplete="family-name"
+            />
+          </div>
+          <div className="field span-2">
+            <label htmlFor={`${id}-email`}>E-mail</label>
+            <input id={`${id}-email`} name="email" type="email" value={me.user.email} readOnly />
+          </div>
+          <div className="field span-2">
+            <label htmlFor={`${id}-current`}>Current password</label>
+            <input
+              id={`${id}-current`}
+              name="currentPassword"
+              type="password"
+              required
+              autoComplete="current-password"
+            />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-new`}>New password</label>
+            <input
+              id={`${id}-new`}
+              name="newPassword"
+              type="password"
+              minLength={15}
+              autoComplete="new-password"
+              aria-describedby={`${id}-rule`}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-confirm`}>Confirm new password</label>
+            <input id={`${id}-confirm`} name="confirmPassword" type="password" autoComplete="new-password" />
+          </div>
+          <p id={`${id}-rule`} className="hint span-2">
+            Leave the new password blank to keep the current one. A new password has at least 15 characters.
+          </p>
+        </div>
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      </form>
+    </Modal>
+  );
+}
