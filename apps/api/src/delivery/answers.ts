@@ -1,3 +1,4 @@
+import { scorePhq, setAnswer } from "@core-care/survey-engine";
 import { codeAnswer, fieldCoding, PHQ9_ITEMS, type CodedValue } from "./coding.js";
 import type { Coding } from "./codes/loinc.js";
 import type { DeliveryQuestion, DeliverySurvey } from "./types.js";
@@ -77,7 +78,7 @@ function toItem(question: DeliveryQuestion | undefined, fieldName: string, value
   if (Array.isArray(value)) {
     return { ...base, kind: "text", display: value.map(labelOf), multiple: true };
   }
-  const coded = codeAnswer(fieldName, value);
+  const coded = codeAnswer(fieldName, value) ?? codeAnswer(fieldName, labelOf(value));
   if (coded) return { ...base, kind: "coded", display: [labelOf(value)], coded, multiple: false };
   const numericQuestion = question ? NUMERIC_TYPES.has(question.type) && !question.choices : false;
   const asNumber = typeof value === "number" ? value : Number(value);
@@ -105,27 +106,31 @@ export function answerItems(survey: DeliverySurvey, answers: Record<string, unkn
   return items;
 }
 
-/** PHQ totals with the LOINC codes under which they are reported. */
+/** Answers with flat dotted keys (`"depression.phq9Sleep": …`) moved into nested objects, as the engine reads them. */
+export function nestAnswers(answers: Record<string, unknown>): Record<string, unknown> {
+  let nested: Record<string, unknown> = answers;
+  for (const [key, value] of Object.entries(answers)) {
+    if (!key.includes(".")) continue;
+    const { [key]: _flat, ...rest } = nested;
+    nested = setAnswer(rest, key, value);
+  }
+  return nested;
+}
+
+/** PHQ totals to report; a total is left out when none of its items was answered. */
 export interface PhqScores {
   phq2?: number;
   phq9?: number;
 }
 
-/**
- * PHQ-2 total (items 1-2) when both screening items are answered; PHQ-9 total (items 1-9) when all
- * nine are answered (Kroenke et al. 2001; a partial PHQ-9 has no valid total).
- */
+/** PHQ-2 and PHQ-9 totals, scored by the survey engine (the one place PHQ scoring lives). */
 export function phqScores(answers: Record<string, unknown>): PhqScores {
-  const points = PHQ9_ITEMS.map((item) => {
-    const field = item.fields.find((f) => !isBlank(readAnswer(answers, f)));
-    return field === undefined ? undefined : codeAnswer(field, readAnswer(answers, field))?.score;
-  });
-  const sum = (xs: (number | undefined)[]) =>
-    xs.every((x) => x !== undefined) ? xs.reduce<number>((a, b) => a + (b ?? 0), 0) : undefined;
+  const score = scorePhq(nestAnswers(answers));
+  const screened = PHQ9_ITEMS.slice(0, 2).some((item) =>
+    item.fields.some((f) => !isBlank(readAnswer(answers, f))),
+  );
   const scores: PhqScores = {};
-  const phq2 = sum(points.slice(0, 2));
-  const phq9 = sum(points);
-  if (phq2 !== undefined) scores.phq2 = phq2;
-  if (phq9 !== undefined) scores.phq9 = phq9;
+  if (screened) scores.phq2 = score.phq2;
+  if (score.phq9 !== null) scores.phq9 = score.phq9;
   return scores;
 }

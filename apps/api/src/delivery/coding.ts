@@ -48,16 +48,19 @@ export const PHQ9_ITEMS: readonly { fields: readonly string[]; coding: Coding }[
   { fields: ["depression.phq9SelfHarm"], coding: LOINC.phq9SelfHarm },
 ];
 
-export const PHQ9_DIFFICULTY_FIELD = "depression.phq9Difficulty";
+/** The PHQ-9 difficulty item: `depression.difficulty` in the built-in questionnaire. */
+export const PHQ9_DIFFICULTY_FIELDS = ["depression.difficulty", "depression.phq9Difficulty"] as const;
 export const SMOKING_STATUS_FIELD = "social.smokeYesNoQuit";
 export const DIRECTIVE_FIELDS = ["directives.livingWill", "directives.poa", "directives.dnr"] as const;
 
 const FIELD_CODINGS: Record<string, FieldCoding> = {
   ...Object.fromEntries(PHQ9_ITEMS.flatMap((item) => item.fields.map((f) => [f, phqItem(item.coding)]))),
-  [PHQ9_DIFFICULTY_FIELD]: {
-    question: LOINC.phq9Difficulty,
-    answers: { system: "LN", list: PHQ_DIFFICULTY_ANSWERS },
-  },
+  ...Object.fromEntries(
+    PHQ9_DIFFICULTY_FIELDS.map((f) => [
+      f,
+      { question: LOINC.phq9Difficulty, answers: { system: "LN", list: PHQ_DIFFICULTY_ANSWERS } },
+    ]),
+  ),
   [SMOKING_STATUS_FIELD]: {
     question: LOINC.smokingStatus,
     answers: {

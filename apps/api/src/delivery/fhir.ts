@@ -7,7 +7,10 @@ import type { DeliveryDocumentInput, DeliveryQuestion } from "./types.js";
 type Json = Record<string, unknown>;
 
 const FIELD_TYPES: Record<string, QuestionnaireItemType> = {
+  radio: "choice",
   radiogroup: "choice",
+  yesno: "choice",
+  scale: "integer",
   dropdown: "choice",
   select: "choice",
   checkbox: "choice",

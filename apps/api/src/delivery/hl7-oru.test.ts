@@ -1,6 +1,7 @@
 import { Hl7Message } from "@medplum/core";
 import { describe, expect, test } from "vitest";
-import { buildOruR01, escapeHl7 } from "./hl7-oru.js";
+import { buildCda } from "./cda.js";
+import { buildMdmT02, buildOruR01, escapeHl7 } from "./hl7-oru.js";
 import { goldenCases } from "./golden.js";
 
 describe("escapeHl7", () => {
@@ -48,5 +49,20 @@ describe("buildOruR01", () => {
     const message = Hl7Message.parse(buildOruR01({ ...base, result: { ...base.result, answers } }));
     const codes = message.getAllSegments("OBX").map((s) => s.getComponent(3, 1));
     expect(codes).toEqual(["44250-9", "44255-8", "55758-7"]);
+  });
+});
+
+describe("buildMdmT02", () => {
+  const input = goldenCases()[0]!.input;
+
+  test("carries the CDA document base64-encoded in an ED OBX that Medplum reads back", () => {
+    const cda = buildCda(input);
+    const message = Hl7Message.parse(buildMdmT02(input, cda));
+    expect(message.segments.map((s) => s.name)).toEqual(["MSH", "EVN", "PID", "PV1", "TXA", "OBX"]);
+    expect(message.getSegment("MSH")?.getField(9).toString()).toBe("MDM^T02^MDM_T02");
+    const obx = message.getSegment("OBX")!;
+    expect(obx.getField(2).toString()).toBe("ED");
+    expect(obx.getComponent(5, 4)).toBe("Base64");
+    expect(Buffer.from(obx.getComponent(5, 5), "base64").toString("utf8")).toBe(cda);
   });
 });

@@ -5,13 +5,18 @@ import {
   CODING_SYSTEM,
   HL7_VERSION,
   IDENTIFIER_TYPE,
+  DOCUMENT_COMPLETION_AUTHENTICATED,
+  DOCUMENT_TYPE_CDA,
+  MDM_T02,
   ORDER_CONTROL_RESULTS,
   ORU_R01,
   PATIENT_CLASS_OUTPATIENT,
   RESULT_STATUS_FINAL,
   VALUE_TYPE,
+  VALUE_TYPE_ENCAPSULATED,
   type ValueType,
 } from "./codes/hl7-tables.js";
+import { DOCUMENT_CODE } from "./codes/cda.js";
 import { LOINC, type Coding } from "./codes/loinc.js";
 import { hl7Date, hl7Timestamp } from "./time.js";
 import type { DeliveryDocumentInput } from "./types.js";
@@ -81,30 +86,31 @@ function scoreObservation(code: Coding, score: number): Observation {
   };
 }
 
-/**
- * Builds an HL7 v2.5.1 ORU^R01 message for a survey result: MSH, PID, PV1, ORC, OBR (the survey)
- * and one OBX per answer, followed by PHQ-2 and PHQ-9 totals when they can be scored.
- */
-export function buildOruR01(input: DeliveryDocumentInput): string {
-  const { patient, survey, result, parties, location } = input;
-  const message = new HL7(undefined, { lineEndings: SEGMENT_END });
-  const created = hl7Timestamp(input.createdAt);
-  const observed = hl7Timestamp(result.submittedAt);
-
+/** MSH with the interface's parties and the delivery's control id. */
+function addMsh(
+  message: HL7,
+  input: DeliveryDocumentInput,
+  type: { messageCode: string; triggerEvent: string; structure: string },
+) {
+  const { parties } = input;
   const msh = message.createSegment("MSH");
   msh.set("MSH.2", "^~\\&");
   put(msh, "MSH.3.1", parties.sendingApplication);
   put(msh, "MSH.4.1", parties.sendingFacility);
   put(msh, "MSH.5.1", parties.receivingApplication);
   put(msh, "MSH.6.1", parties.receivingFacility);
-  put(msh, "MSH.7", created);
-  put(msh, "MSH.9.1", ORU_R01.messageCode);
-  put(msh, "MSH.9.2", ORU_R01.triggerEvent);
-  put(msh, "MSH.9.3", ORU_R01.structure);
+  put(msh, "MSH.7", hl7Timestamp(input.createdAt));
+  put(msh, "MSH.9.1", type.messageCode);
+  put(msh, "MSH.9.2", type.triggerEvent);
+  put(msh, "MSH.9.3", type.structure);
   put(msh, "MSH.10", input.controlId);
   put(msh, "MSH.11", input.processingId ?? "P");
   put(msh, "MSH.12", HL7_VERSION);
+}
 
+/** PID and PV1 of the result's patient and location. */
+function addPatientVisit(message: HL7, input: DeliveryDocumentInput) {
+  const { patient, parties, location } = input;
   const pid = message.createSegment("PID");
   put(pid, "PID.1", 1);
   put(pid, "PID.3.1", patient.mrn || patient.id);
@@ -130,6 +136,49 @@ export function buildOruR01(input: DeliveryDocumentInput): string {
     put(pv1, "PV1.3.4", parties.sendingFacility);
     put(pv1, "PV1.3.9", location.name);
   }
+}
+
+/**
+ * Builds an HL7 v2.5.1 MDM^T02 message carrying a CDA document, base64-encoded in an ED OBX
+ * (HL7 v2.5.1 §9.6.2; table 0191 TEXT, XML subtype), for CDA over MLLP.
+ */
+export function buildMdmT02(input: DeliveryDocumentInput, cdaXml: string): string {
+  const message = new HL7(undefined, { lineEndings: SEGMENT_END });
+  const created = hl7Timestamp(input.createdAt);
+  addMsh(message, input, MDM_T02);
+  const evn = message.createSegment("EVN");
+  put(evn, "EVN.2", created);
+  addPatientVisit(message, input);
+  const txa = message.createSegment("TXA");
+  put(txa, "TXA.1", 1);
+  put(txa, "TXA.2", DOCUMENT_TYPE_CDA);
+  put(txa, "TXA.3", "TEXT");
+  put(txa, "TXA.4", hl7Timestamp(input.result.submittedAt));
+  put(txa, "TXA.12.1", input.controlId);
+  put(txa, "TXA.17", DOCUMENT_COMPLETION_AUTHENTICATED);
+  const obx = message.createSegment("OBX");
+  put(obx, "OBX.1", 1);
+  put(obx, "OBX.2", VALUE_TYPE_ENCAPSULATED);
+  putCode(obx, "OBX.3", DOCUMENT_CODE.code, DOCUMENT_CODE.display, CODING_SYSTEM.loinc);
+  put(obx, "OBX.5.2", "TEXT");
+  put(obx, "OBX.5.3", "XML");
+  put(obx, "OBX.5.4", "Base64");
+  put(obx, "OBX.5.5", Buffer.from(cdaXml, "utf8").toString("base64"));
+  put(obx, "OBX.11", RESULT_STATUS_FINAL);
+  return message.build();
+}
+
+/**
+ * Builds an HL7 v2.5.1 ORU^R01 message for a survey result: MSH, PID, PV1, ORC, OBR (the survey)
+ * and one OBX per answer, followed by PHQ-2 and PHQ-9 totals when they can be scored.
+ */
+export function buildOruR01(input: DeliveryDocumentInput): string {
+  const { survey, result, parties } = input;
+  const message = new HL7(undefined, { lineEndings: SEGMENT_END });
+  const created = hl7Timestamp(input.createdAt);
+  const observed = hl7Timestamp(result.submittedAt);
+  addMsh(message, input, ORU_R01);
+  addPatientVisit(message, input);
 
   const orc = message.createSegment("ORC");
   put(orc, "ORC.1", ORDER_CONTROL_RESULTS);

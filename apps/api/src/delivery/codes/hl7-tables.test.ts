@@ -7,10 +7,12 @@ import {
   ADMINISTRATIVE_SEX,
   HL7_VERSION,
   IDENTIFIER_TYPE,
+  MDM_T02,
   ORU_R01,
   PATIENT_CLASS_OUTPATIENT,
   RESULT_STATUS_FINAL,
   VALUE_TYPE,
+  VALUE_TYPE_ENCAPSULATED,
 } from "./hl7-tables.js";
 
 interface Resource {
@@ -33,12 +35,12 @@ function codes(table: string): string[] {
 describe("HL7 v2 table constants", () => {
   test.each([
     ["0104", [HL7_VERSION]],
-    ["0076", [ORU_R01.messageCode]],
-    ["0003", [ORU_R01.triggerEvent]],
+    ["0076", [ORU_R01.messageCode, MDM_T02.messageCode]],
+    ["0003", [ORU_R01.triggerEvent, MDM_T02.triggerEvent]],
     ["0001", Object.values(ADMINISTRATIVE_SEX)],
     ["0004", [PATIENT_CLASS_OUTPATIENT]],
     ["0085", [RESULT_STATUS_FINAL]],
-    ["0125", Object.values(VALUE_TYPE)],
+    ["0125", [...Object.values(VALUE_TYPE), VALUE_TYPE_ENCAPSULATED]],
     ["0203", Object.values(IDENTIFIER_TYPE)],
     ["0008", [...ACK_CODES]],
   ])("table %s holds %j", (table, values) => {

@@ -11,6 +11,9 @@ export const HL7_VERSION = "2.5.1";
 /** Table 0076 message type, 0003 event type; MSH-9.3 is the message structure. */
 export const ORU_R01 = { messageCode: "ORU", triggerEvent: "R01", structure: "ORU_R01" } as const;
 
+/** Table 0076/0003: a transcribed document with its content (HL7 v2.5.1 §9.6.2). */
+export const MDM_T02 = { messageCode: "MDM", triggerEvent: "T02", structure: "MDM_T02" } as const;
+
 /** Table 0001 Administrative Sex. */
 export const ADMINISTRATIVE_SEX = { F: "F", M: "M", U: "U" } as const;
 
@@ -23,6 +26,15 @@ export const RESULT_STATUS_FINAL = "F";
 /** Table 0125 Value Type (used in OBX-2). */
 export const VALUE_TYPE = { coded: "CWE", numeric: "NM", text: "ST" } as const;
 export type ValueType = (typeof VALUE_TYPE)[keyof typeof VALUE_TYPE];
+
+/** Table 0125 ED: encapsulated data, for a whole document in OBX-5. */
+export const VALUE_TYPE_ENCAPSULATED = "ED";
+
+/** Table 0270 Document Type: "CD" clinical document (HL7 v2.5.1 §9.6.1, user-defined table 0270). */
+export const DOCUMENT_TYPE_CDA = "CD";
+
+/** Table 0271 Document Completion Status: authenticated. */
+export const DOCUMENT_COMPLETION_AUTHENTICATED = "AU";
 
 /** Table 0203 Identifier Type: medical record number, patient internal identifier. */
 export const IDENTIFIER_TYPE = { medicalRecord: "MR", patientInternal: "PI" } as const;

@@ -31,7 +31,7 @@ export const SMOKING_STATUS = {
     display: "Current some day smoker",
     matches: ["some days", "someday", "somedays"],
   },
-  former: { code: "8517006", display: "Former smoker", matches: ["quit", "former"] },
+  former: { code: "8517006", display: "Former smoker", matches: ["quit", "quitrecent", "former"] },
   never: { code: "266919005", display: "Never smoker", matches: ["never"] },
   currentUnknown: { code: "77176002", display: "Smoker current status unknown", matches: [] },
 } as const satisfies Record<string, SnomedAnswer>;
