@@ -1,14 +1,39 @@
 import { defineConfig } from "vitest/config";
 
+// One run covers both databases: 'pglite' always, 'postgres' when DATABASE_URL names a server on which
+// each test file creates and drops its own database.
+const databaseUrl = process.env.DATABASE_URL;
+
 export default defineConfig({
   resolve: { conditions: ["source"] },
   ssr: { resolve: { conditions: ["source"], externalConditions: ["source"] } },
   test: {
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ["default", "json"],
     outputFile: { json: ".reports/vitest.json" },
+    projects: [
+      {
+        extends: true as const,
+        test: {
+          name: "pglite",
+          include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+          provide: { dbKind: "pglite", databaseUrl: "" },
+        },
+      },
+      ...(databaseUrl === undefined || databaseUrl === ""
+        ? []
+        : [
+            {
+              extends: true as const,
+              test: {
+                name: "postgres",
+                include: ["src/**/*.int.test.ts", "test/**/*.int.test.ts"],
+                provide: { dbKind: "postgres" as const, databaseUrl },
+              },
+            },
+          ]),
+    ],
   },
 });

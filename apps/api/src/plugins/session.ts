@@ -1,0 +1,53 @@
+import fp from "fastify-plugin";
+import fastifyCookie from "@fastify/cookie";
+import fastifySession from "@fastify/session";
+import type { Config } from "../config.js";
+import { PgSessionStore } from "../services/session-store.js";
+
+declare module "fastify" {
+  interface Session {
+    userId?: string;
+    tenantId?: string;
+    /** Epoch ms of sign-in; the absolute lifetime counts from here. */
+    createdAt?: number;
+    /** Epoch ms of the last real use; the idle timeout counts from here. */
+    lastSeenAt?: number;
+  }
+}
+
+/** Name of the session cookie (docs/api.md). */
+export const SESSION_COOKIE = "sid";
+
+/** Cookie sessions stored in PostgreSQL; a session exists only once someone signs in. */
+export default fp<{ config: Config }>(
+  async (app, { config }) => {
+    const store = new PgSessionStore(app.db, {
+      idleSeconds: config.idleTimeoutSeconds,
+      absoluteSeconds: config.absoluteTimeoutSeconds,
+    });
+    await app.register(fastifyCookie);
+    await app.register(fastifySession, {
+      secret: config.sessionSecret,
+      cookieName: SESSION_COOKIE,
+      store,
+      saveUninitialized: false,
+      rolling: false,
+      cookie: {
+        path: "/",
+        httpOnly: true,
+        sameSite: "lax",
+        // Plain-HTTP loopback in development and tests; Secure everywhere else.
+        secure: config.nodeEnv === "production",
+      },
+    });
+    const timer = setInterval(
+      () => {
+        store.prune().catch((err: unknown) => app.log.warn({ err }, "session prune failed"));
+      },
+      10 * 60 * 1000,
+    );
+    timer.unref();
+    app.addHook("onClose", async () => clearInterval(timer));
+  },
+  { name: "session", dependencies: ["db"] },
+);

@@ -1,0 +1,132 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { asc, eq } from "drizzle-orm";
+import {
+  hasRole,
+  listOf,
+  ReportSummarySchema,
+  TenantParamsSchema,
+  TenantRefSchema,
+  TenantSchema,
+  TenantUpdateSchema,
+} from "@core-care/schema";
+import { z } from "zod";
+import { requireRole } from "../../plugins/auth.js";
+import { authOf } from "../../plugins/auth-context.js";
+import { conflict, notFound } from "../../errors.js";
+import { tenants, userTenants } from "../../db/schema.js";
+import { installBuiltinSurveys } from "../../services/builtin-surveys.js";
+import { deleteTenantData } from "../../services/tenants.js";
+import { listReports } from "../../services/documents.js";
+import { toTenant } from "../../services/users.js";
+
+const tenantsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const loadTenant = async (id: string) => {
+    const [row] = await app.db.select().from(tenants).where(eq(tenants.id, id)).limit(1);
+    if (row === undefined) throw notFound("Tenant");
+    return toTenant(row);
+  };
+
+  app.get(
+    "/tenants/me",
+    { onRequest: requireRole("user"), schema: { response: { 200: TenantSchema } } },
+    async (request) => loadTenant(authOf(request).tenantId),
+  );
+
+  app.get(
+    "/tenants/getMultiUserTenants",
+    { onRequest: requireRole("user"), schema: { response: { 200: z.array(TenantRefSchema) } } },
+    async (request) =>
+      app.db
+        .select({ id: tenants.id, name: tenants.name })
+        .from(userTenants)
+        .innerJoin(tenants, eq(tenants.id, userTenants.tenantId))
+        .where(eq(userTenants.userId, authOf(request).userId))
+        .orderBy(asc(tenants.id)),
+  );
+
+  app.get(
+    "/tenants/:tenantId/reports",
+    {
+      onRequest: requireRole("user"),
+      schema: { params: TenantParamsSchema, response: { 200: listOf(ReportSummarySchema) } },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      const { tenantId } = request.params;
+      // Another tenant's reports are visible to a sysAdmin only; to anyone else that tenant does not exist.
+      if (tenantId !== auth.tenantId && !hasRole(auth.roles, "sysAdmin")) throw notFound("Tenant");
+      await loadTenant(tenantId);
+      return listReports(app.db, tenantId);
+    },
+  );
+
+  app.get(
+    "/tenants",
+    { onRequest: requireRole("sysAdmin"), schema: { response: { 200: listOf(TenantSchema) } } },
+    async () => {
+      const rows = await app.db.select().from(tenants).orderBy(asc(tenants.id));
+      return { items: rows.map(toTenant), total: rows.length };
+    },
+  );
+
+  app.post(
+    "/tenants",
+    { onRequest: requireRole("sysAdmin"), schema: { body: TenantSchema, response: { 201: TenantSchema } } },
+    async (request, reply) => {
+      const tenant = request.body;
+      await app.db.transaction(async (tx) => {
+        const inserted = await tx
+          .insert(tenants)
+          .values(tenant)
+          .onConflictDoNothing()
+          .returning({ id: tenants.id });
+        if (inserted.length === 0) throw conflict("A tenant with this id already exists.");
+        await installBuiltinSurveys(tx, tenant.id);
+      });
+      await request.audit("create", "tenant", tenant.id);
+      return reply.code(201).send(await loadTenant(tenant.id));
+    },
+  );
+
+  const idParams = z.object({ id: TenantParamsSchema.shape.tenantId });
+
+  app.get(
+    "/tenants/:id",
+    { onRequest: requireRole("sysAdmin"), schema: { params: idParams, response: { 200: TenantSchema } } },
+    async (request) => loadTenant(request.params.id),
+  );
+
+  app.put(
+    "/tenants/:id",
+    {
+      onRequest: requireRole("sysAdmin"),
+      schema: { params: idParams, body: TenantUpdateSchema, response: { 200: TenantSchema } },
+    },
+    async (request) => {
+      const updated = await app.db
+        .update(tenants)
+        .set({ name: request.body.name, settings: request.body.settings, updatedAt: new Date() })
+        .where(eq(tenants.id, request.params.id))
+        .returning({ id: tenants.id });
+      if (updated.length === 0) throw notFound("Tenant");
+      await request.audit("update", "tenant", request.params.id);
+      return loadTenant(request.params.id);
+    },
+  );
+
+  app.delete(
+    "/tenants/:id",
+    { onRequest: requireRole("sysAdmin"), schema: { params: idParams } },
+    async (request, reply) => {
+      const { id } = request.params;
+      if (id === authOf(request).tenantId)
+        throw conflict("You cannot delete the tenant you are signed in to.");
+      await loadTenant(id);
+      await deleteTenantData(app.db, id);
+      await request.audit("delete", "tenant", id);
+      return reply.code(204).send();
+    },
+  );
+};
+
+export default tenantsRoutes;

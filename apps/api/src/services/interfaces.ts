@@ -1,0 +1,112 @@
+import { and, asc, eq, type SQL } from "drizzle-orm";
+import { objectId } from "@core-care/survey-engine";
+import type { Interface, InterfaceInput, InterfaceType } from "@core-care/schema";
+import type { DbOrTx } from "../db/index.js";
+import { interfaces } from "../db/schema.js";
+import { notFound } from "../errors.js";
+
+type InterfaceRow = typeof interfaces.$inferSelect;
+
+/** An interface as the API answers it: the secret never leaves, only whether one is stored. */
+function toInterface(row: InterfaceRow): Interface {
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    host: row.host,
+    port: row.port,
+    ...(row.username === null ? {} : { username: row.username }),
+    ...(row.path === null ? {} : { path: row.path }),
+    sendingApplication: row.sendingApplication,
+    sendingFacility: row.sendingFacility,
+    receivingApplication: row.receivingApplication,
+    receivingFacility: row.receivingFacility,
+    hasSecret: row.secret !== null && row.secret !== "",
+  };
+}
+
+export async function listInterfaces(
+  db: DbOrTx,
+  tenantId: string,
+  type?: InterfaceType,
+): Promise<Interface[]> {
+  const conditions: SQL[] = [eq(interfaces.tenantId, tenantId)];
+  if (type !== undefined) conditions.push(eq(interfaces.type, type));
+  const rows = await db
+    .select()
+    .from(interfaces)
+    .where(and(...conditions))
+    .orderBy(asc(interfaces.name));
+  return rows.map(toInterface);
+}
+
+/** The stored interface row, secret included, for the delivery transports only. */
+export async function getInterfaceWithSecret(
+  db: DbOrTx,
+  tenantId: string,
+  id: string,
+): Promise<InterfaceRow> {
+  const [row] = await db
+    .select()
+    .from(interfaces)
+    .where(and(eq(interfaces.tenantId, tenantId), eq(interfaces.id, id)));
+  if (row === undefined) throw notFound("Interface");
+  return row;
+}
+
+export async function getInterface(db: DbOrTx, tenantId: string, id: string): Promise<Interface> {
+  return toInterface(await getInterfaceWithSecret(db, tenantId, id));
+}
+
+function columns(input: InterfaceInput) {
+  return {
+    name: input.name,
+    type: input.type,
+    host: input.host,
+    port: input.port,
+    username: input.username ?? null,
+    path: input.path ?? null,
+    sendingApplication: input.sendingApplication,
+    sendingFacility: input.sendingFacility,
+    receivingApplication: input.receivingApplication,
+    receivingFacility: input.receivingFacility,
+  };
+}
+
+export async function createInterface(
+  db: DbOrTx,
+  tenantId: string,
+  input: InterfaceInput,
+): Promise<Interface> {
+  const id = objectId();
+  await db.insert(interfaces).values({ tenantId, id, ...columns(input), secret: input.secret ?? null });
+  return getInterface(db, tenantId, id);
+}
+
+/** Updates an interface; an absent secret keeps the stored one. */
+export async function updateInterface(
+  db: DbOrTx,
+  tenantId: string,
+  id: string,
+  input: InterfaceInput,
+): Promise<Interface> {
+  const updated = await db
+    .update(interfaces)
+    .set({
+      ...columns(input),
+      ...(input.secret === undefined ? {} : { secret: input.secret }),
+      updatedAt: new Date(),
+    })
+    .where(and(eq(interfaces.tenantId, tenantId), eq(interfaces.id, id)))
+    .returning({ id: interfaces.id });
+  if (updated.length === 0) throw notFound("Interface");
+  return getInterface(db, tenantId, id);
+}
+
+export async function deleteInterface(db: DbOrTx, tenantId: string, id: string): Promise<void> {
+  const deleted = await db
+    .delete(interfaces)
+    .where(and(eq(interfaces.tenantId, tenantId), eq(interfaces.id, id)))
+    .returning({ id: interfaces.id });
+  if (deleted.length === 0) throw notFound("Interface");
+}

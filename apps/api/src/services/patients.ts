@@ -1,0 +1,193 @@
+import { and, asc, count, desc, eq, ilike, isNull, or, type SQL } from "drizzle-orm";
+import { objectId } from "@core-care/survey-engine";
+import type { Patient, PatientInput, PatientListQuery, PatientSurvey } from "@core-care/schema";
+import type { Db } from "../db/index.js";
+import { patients, patientSurveys } from "../db/schema.js";
+import { conflict, notFound } from "../errors.js";
+import { isUniqueViolation } from "../db/errors.js";
+import { findReadableSurvey } from "./documents.js";
+
+type PatientRow = typeof patients.$inferSelect;
+
+function toPatient(row: PatientRow): Patient {
+  return {
+    id: row.id,
+    mrn: row.mrn,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    dob: row.dob,
+    sex: row.sex,
+    ...(row.email === null ? {} : { email: row.email }),
+    ...(row.phone === null ? {} : { phone: row.phone }),
+    ...(row.address === null ? {} : { address: row.address as NonNullable<Patient["address"]> }),
+    ...(row.ethnicity === null ? {} : { ethnicity: row.ethnicity as NonNullable<Patient["ethnicity"]> }),
+    ...(row.race === null ? {} : { race: row.race as NonNullable<Patient["race"]> }),
+    ...(row.locationId === null ? {} : { locationId: row.locationId }),
+  };
+}
+
+function toColumns(input: PatientInput) {
+  return {
+    mrn: input.mrn,
+    firstName: input.firstName,
+    lastName: input.lastName,
+    dob: input.dob,
+    sex: input.sex,
+    email: input.email ?? null,
+    phone: input.phone ?? null,
+    address: input.address ?? null,
+    ethnicity: input.ethnicity ?? null,
+    race: input.race ?? null,
+    locationId: input.locationId ?? null,
+  };
+}
+
+const live = (tenantId: string) => and(eq(patients.tenantId, tenantId), isNull(patients.deletedAt));
+
+/** Escapes LIKE wildcards so a search term matches literally. */
+const likeTerm = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export async function listPatients(
+  db: Db,
+  tenantId: string,
+  query: PatientListQuery,
+): Promise<{ items: Patient[]; total: number }> {
+  const conditions: (SQL | undefined)[] = [live(tenantId)];
+  if (query.q !== undefined && query.q !== "") {
+    const term = likeTerm(query.q);
+    conditions.push(
+      or(
+        ilike(patients.firstName, term),
+        ilike(patients.lastName, term),
+        ilike(patients.mrn, term),
+        ilike(patients.email, term),
+      ),
+    );
+  }
+  const where = and(...conditions);
+  const column = {
+    lastName: patients.lastName,
+    firstName: patients.firstName,
+    mrn: patients.mrn,
+    dob: patients.dob,
+  }[query.sort];
+  const order = query.order === "asc" ? asc : desc;
+  const rows = await db
+    .select()
+    .from(patients)
+    .where(where)
+    .orderBy(order(column), asc(patients.lastName), asc(patients.firstName), asc(patients.id))
+    .limit(query.limit)
+    .offset((query.page - 1) * query.limit);
+  const [total] = await db.select({ n: count() }).from(patients).where(where);
+  return { items: rows.map(toPatient), total: total?.n ?? 0 };
+}
+
+export async function getPatient(db: Db, tenantId: string, id: string): Promise<Patient> {
+  const [row] = await db
+    .select()
+    .from(patients)
+    .where(and(live(tenantId), eq(patients.id, id)))
+    .limit(1);
+  if (row === undefined) throw notFound("Patient");
+  return toPatient(row);
+}
+
+export async function createPatient(db: Db, tenantId: string, input: PatientInput): Promise<Patient> {
+  const id = objectId();
+  try {
+    await db.insert(patients).values({ tenantId, id, ...toColumns(input) });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict("A patient with this MRN already exists.");
+    throw err;
+  }
+  return getPatient(db, tenantId, id);
+}
+
+export async function updatePatient(
+  db: Db,
+  tenantId: string,
+  id: string,
+  input: PatientInput,
+): Promise<Patient> {
+  try {
+    const updated = await db
+      .update(patients)
+      .set({ ...toColumns(input), updatedAt: new Date() })
+      .where(and(live(tenantId), eq(patients.id, id)))
+      .returning({ id: patients.id });
+    if (updated.length === 0) throw notFound("Patient");
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict("A patient with this MRN already exists.");
+    throw err;
+  }
+  return getPatient(db, tenantId, id);
+}
+
+/** Hides a patient; the row stays so that results remain attributable. */
+export async function deletePatient(db: Db, tenantId: string, id: string): Promise<void> {
+  const deleted = await db
+    .update(patients)
+    .set({ deletedAt: new Date() })
+    .where(and(live(tenantId), eq(patients.id, id)))
+    .returning({ id: patients.id });
+  if (deleted.length === 0) throw notFound("Patient");
+}
+
+export async function listPatientSurveys(
+  db: Db,
+  tenantId: string,
+  patientId: string,
+): Promise<PatientSurvey[]> {
+  await getPatient(db, tenantId, patientId);
+  const rows = await db
+    .select({ surveyId: patientSurveys.surveyId, assignedAt: patientSurveys.assignedAt })
+    .from(patientSurveys)
+    .where(and(eq(patientSurveys.tenantId, tenantId), eq(patientSurveys.patientId, patientId)))
+    .orderBy(asc(patientSurveys.assignedAt));
+  const result: PatientSurvey[] = [];
+  for (const row of rows) {
+    const found = await findReadableSurvey(db, tenantId, row.surveyId);
+    result.push({
+      surveyId: row.surveyId,
+      title: found?.row.title ?? "",
+      assignedAt: row.assignedAt.toISOString(),
+    });
+  }
+  return result;
+}
+
+export async function assignSurvey(
+  db: Db,
+  tenantId: string,
+  patientId: string,
+  surveyId: string,
+  userId: string,
+): Promise<void> {
+  await getPatient(db, tenantId, patientId);
+  if ((await findReadableSurvey(db, tenantId, surveyId)) === undefined) throw notFound("Survey");
+  await db
+    .insert(patientSurveys)
+    .values({ tenantId, patientId, surveyId, assignedBy: userId })
+    .onConflictDoNothing();
+}
+
+export async function unassignSurvey(
+  db: Db,
+  tenantId: string,
+  patientId: string,
+  surveyId: string,
+): Promise<void> {
+  await getPatient(db, tenantId, patientId);
+  const deleted = await db
+    .delete(patientSurveys)
+    .where(
+      and(
+        eq(patientSurveys.tenantId, tenantId),
+        eq(patientSurveys.patientId, patientId),
+        eq(patientSurveys.surveyId, surveyId),
+      ),
+    )
+    .returning({ surveyId: patientSurveys.surveyId });
+  if (deleted.length === 0) throw notFound("Survey assignment");
+}

@@ -1,0 +1,79 @@
+import type { Session } from "fastify";
+import { and, eq, gt, lt } from "drizzle-orm";
+import type { Db } from "../db/index.js";
+import { sessions } from "../db/schema.js";
+
+type Callback = (err?: unknown) => void;
+type CallbackSession = (err: unknown, result?: Session | null) => void;
+
+export interface SessionTimeouts {
+  idleSeconds: number;
+  absoluteSeconds: number;
+}
+
+/**
+ * The @fastify/session store on the `sessions` table. A row's `expire` is its idle deadline capped by
+ * the absolute lifetime; an expired row is never answered, whatever the cookie says.
+ */
+export class PgSessionStore {
+  constructor(
+    private readonly db: Db,
+    private readonly timeouts: SessionTimeouts,
+  ) {}
+
+  get(sid: string, callback: CallbackSession): void {
+    this.db
+      .select({ sess: sessions.sess })
+      .from(sessions)
+      .where(and(eq(sessions.sid, sid), gt(sessions.expire, new Date())))
+      .limit(1)
+      .then(
+        (rows) => callback(null, (rows[0]?.sess as Session | undefined) ?? null),
+        (err: unknown) => callback(err),
+      );
+  }
+
+  set(sid: string, session: Session, callback: Callback): void {
+    const sess = JSON.parse(JSON.stringify(session)) as Record<string, unknown>;
+    const lastSeenAt = typeof sess.lastSeenAt === "number" ? sess.lastSeenAt : Date.now();
+    const createdAt = typeof sess.createdAt === "number" ? sess.createdAt : lastSeenAt;
+    const expire = new Date(
+      Math.min(
+        lastSeenAt + this.timeouts.idleSeconds * 1000,
+        createdAt + this.timeouts.absoluteSeconds * 1000,
+      ),
+    );
+    const userId = typeof sess.userId === "string" ? sess.userId : null;
+    this.db
+      .insert(sessions)
+      .values({ sid, sess, userId, expire })
+      .onConflictDoUpdate({ target: sessions.sid, set: { sess, userId, expire } })
+      .then(
+        () => callback(),
+        (err: unknown) => callback(err),
+      );
+  }
+
+  destroy(sid: string, callback: Callback): void {
+    this.db
+      .delete(sessions)
+      .where(eq(sessions.sid, sid))
+      .then(
+        () => callback(),
+        (err: unknown) => callback(err),
+      );
+  }
+
+  /** Removes every expired session row. */
+  async prune(): Promise<void> {
+    await this.db.delete(sessions).where(lt(sessions.expire, new Date()));
+  }
+}
+
+/** Ends every session of a user (after a password change, a role change or a deletion). */
+export async function destroyUserSessions(db: Db, userId: string, exceptSid?: string): Promise<void> {
+  const rows = await db.select({ sid: sessions.sid }).from(sessions).where(eq(sessions.userId, userId));
+  for (const row of rows) {
+    if (row.sid !== exceptSid) await db.delete(sessions).where(eq(sessions.sid, row.sid));
+  }
+}

@@ -1,0 +1,148 @@
+import { and, asc, count, eq, inArray } from "drizzle-orm";
+import { objectId } from "@core-care/survey-engine";
+import { MULTI_TENANT, type Me, type Tenant, type User } from "@core-care/schema";
+import type { Db, DbOrTx } from "../db/index.js";
+import { tenants, userTenants, users } from "../db/schema.js";
+import { conflict, notFound } from "../errors.js";
+import { hashPassword } from "./passwords.js";
+
+type UserRow = typeof users.$inferSelect;
+
+/** The tenant as the API answers it. */
+export function toTenant(row: typeof tenants.$inferSelect): Tenant {
+  return {
+    id: row.id,
+    name: row.name,
+    settings: {
+      teleAwvEmail: row.settings.teleAwvEmail,
+      alternateFalls: row.settings.alternateFalls,
+      ...(row.settings.safetyAlertEmail === undefined
+        ? {}
+        : { safetyAlertEmail: row.settings.safetyAlertEmail }),
+    },
+  };
+}
+
+/** Tenant ids a user belongs to, in a stable order. */
+export async function userTenantIds(db: DbOrTx, userId: string): Promise<string[]> {
+  const rows = await db
+    .select({ tenantId: userTenants.tenantId })
+    .from(userTenants)
+    .where(eq(userTenants.userId, userId))
+    .orderBy(asc(userTenants.tenantId));
+  return rows.map((r) => r.tenantId);
+}
+
+function toUser(row: UserRow, roles: number, tenantIds: string[]): User {
+  return {
+    id: row.id,
+    email: row.email,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    roles,
+    tenant: tenantIds.length === 1 && tenantIds[0] !== undefined ? tenantIds[0] : MULTI_TENANT,
+    tenants: tenantIds,
+  };
+}
+
+/** The signed-in user and current tenant (`Me` of docs/api.md). */
+export async function loadMe(db: Db, auth: { userId: string; tenantId: string; roles: number }): Promise<Me> {
+  const [user] = await db.select().from(users).where(eq(users.id, auth.userId)).limit(1);
+  const [tenant] = await db.select().from(tenants).where(eq(tenants.id, auth.tenantId)).limit(1);
+  if (user === undefined || tenant === undefined) throw notFound("User");
+  return { user: toUser(user, auth.roles, await userTenantIds(db, auth.userId)), tenant: toTenant(tenant) };
+}
+
+export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.email, email.toLowerCase())).limit(1);
+  return row;
+}
+
+/** The users of one tenant with the roles they hold there. */
+export async function listUsers(db: Db, tenantId: string): Promise<{ items: User[]; total: number }> {
+  const rows = await db
+    .select({ user: users, roles: userTenants.roles })
+    .from(userTenants)
+    .innerJoin(users, eq(users.id, userTenants.userId))
+    .where(eq(userTenants.tenantId, tenantId))
+    .orderBy(asc(users.lastName), asc(users.firstName));
+  const ids = rows.map((r) => r.user.id);
+  const memberships =
+    ids.length === 0
+      ? []
+      : await db
+          .select({ userId: userTenants.userId, tenantId: userTenants.tenantId })
+          .from(userTenants)
+          .where(inArray(userTenants.userId, ids))
+          .orderBy(asc(userTenants.tenantId));
+  const byUser = new Map<string, string[]>();
+  for (const m of memberships) byUser.set(m.userId, [...(byUser.get(m.userId) ?? []), m.tenantId]);
+  return { items: rows.map((r) => toUser(r.user, r.roles, byUser.get(r.user.id) ?? [])), total: rows.length };
+}
+
+/** One user of a tenant; 404 when the user is not a member of it. */
+export async function getTenantUser(db: DbOrTx, tenantId: string, userId: string): Promise<User> {
+  const [row] = await db
+    .select({ user: users, roles: userTenants.roles })
+    .from(userTenants)
+    .innerJoin(users, eq(users.id, userTenants.userId))
+    .where(and(eq(userTenants.tenantId, tenantId), eq(userTenants.userId, userId)))
+    .limit(1);
+  if (row === undefined) throw notFound("User");
+  return toUser(row.user, row.roles, await userTenantIds(db, userId));
+}
+
+export interface NewUser {
+  email: string;
+  firstName: string;
+  lastName: string;
+  roles: number;
+  password: string;
+}
+
+/**
+ * Adds a user to a tenant. A user who already exists in another tenant becomes a member here too
+ * (keeping their password); one already in this tenant answers 409.
+ */
+export async function createTenantUser(db: Db, tenantId: string, input: NewUser): Promise<User> {
+  const existing = await findUserByEmail(db, input.email);
+  if (existing !== undefined) {
+    const [member] = await db
+      .select({ n: count() })
+      .from(userTenants)
+      .where(and(eq(userTenants.userId, existing.id), eq(userTenants.tenantId, tenantId)));
+    if ((member?.n ?? 0) > 0) throw conflict("A user with this e-mail already exists.");
+    await db.insert(userTenants).values({ tenantId, userId: existing.id, roles: input.roles });
+    return getTenantUser(db, tenantId, existing.id);
+  }
+  const id = objectId();
+  const passwordHash = await hashPassword(input.password);
+  await db.transaction(async (tx) => {
+    await tx.insert(users).values({
+      id,
+      email: input.email.toLowerCase(),
+      firstName: input.firstName,
+      lastName: input.lastName,
+      passwordHash,
+    });
+    await tx.insert(userTenants).values({ tenantId, userId: id, roles: input.roles });
+  });
+  return getTenantUser(db, tenantId, id);
+}
+
+/**
+ * Removes a user from a tenant; a user left in no tenant is deleted. Answers whether the user existed
+ * in the tenant.
+ */
+export async function removeTenantUser(db: Db, tenantId: string, userId: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const removed = await tx
+      .delete(userTenants)
+      .where(and(eq(userTenants.tenantId, tenantId), eq(userTenants.userId, userId)))
+      .returning({ userId: userTenants.userId });
+    if (removed.length === 0) return false;
+    const left = await userTenantIds(tx, userId);
+    if (left.length === 0) await tx.delete(users).where(eq(users.id, userId));
+    return true;
+  });
+}

@@ -1,0 +1,209 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { inject } from "vitest";
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
+import { objectId } from "@core-care/survey-engine";
+import { Role, type Me, type TenantSettings } from "@core-care/schema";
+import { buildApp, type BuildAppOptions } from "../src/app.js";
+import type { Config } from "../src/config.js";
+import { openDatabase, type Database, type Db } from "../src/db/index.js";
+import { tenants, userTenants, users } from "../src/db/schema.js";
+import { installBuiltinSurveys } from "../src/services/builtin-surveys.js";
+import { hashPassword } from "../src/services/passwords.js";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Which database this vitest project runs on. */
+    dbKind: "pglite" | "postgres";
+    /** Server URL of the 'postgres' project; tests create and drop their own database on it. */
+    databaseUrl: string;
+  }
+}
+
+/** The password of every user the helpers create (long and not on the common list). */
+export const TEST_PASSWORD = "test-only passphrase: amber kestrel 4417";
+
+export type TestRole = "none" | "user" | "admin" | "sysAdmin";
+
+/** A fresh, empty, migrated database: in-memory PGlite, or a throwaway database on the server. */
+export async function createTestDatabase(): Promise<Database> {
+  if (inject("dbKind") !== "postgres") return openDatabase({});
+  const serverUrl = inject("databaseUrl");
+  const name = `t_${process.pid}_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 5 });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: serverUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+/** A config for tests: test mode, quiet, a throwaway DATA_DIR, nothing seeded. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  const dataDir = mkdtempSync(join(tmpdir(), "core-care-test-"));
+  return {
+    port: 0,
+    host: "127.0.0.1",
+    dataDir,
+    databaseUrl: undefined,
+    nodeEnv: "test",
+    sessionSecret: randomBytes(32).toString("base64url"),
+    demoPassword: TEST_PASSWORD,
+    idleTimeoutSeconds: 1440,
+    absoluteTimeoutSeconds: 12 * 60 * 60,
+    smtpUrl: undefined,
+    mailFrom: "Core Care <no-reply@corecare.test>",
+    publicUrl: "http://127.0.0.1:3000",
+    webDist: join(dataDir, "no-web"),
+    logLevel: "silent",
+    seedOnStart: false,
+    rateLimitPerMinute: 100_000,
+    ...overrides,
+  };
+}
+
+export interface TestTenant {
+  tenantId: string;
+  userId: string;
+  email: string;
+  password: string;
+  roles: number;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  database: Database;
+  config: Config;
+  /** Makes a tenant (with the built-in surveys) and one user holding `role` in it. */
+  createTestTenant(options?: { role?: TestRole; settings?: Partial<TenantSettings> }): Promise<TestTenant>;
+  /** Adds a user holding `role` to an existing tenant. */
+  createTestUser(tenantId: string, options?: { role?: TestRole; email?: string }): Promise<TestTenant>;
+  close(): Promise<void>;
+}
+
+export interface CreateTestAppOptions extends Omit<BuildAppOptions, "database"> {
+  config?: Partial<Config>;
+  /** Share a database between apps (e.g. to check that sessions survive a restart). */
+  database?: Database;
+}
+
+/** Builds the app on a fresh database; `close()` closes the app, drops the database and the DATA_DIR. */
+export async function createTestApp(options: CreateTestAppOptions = {}): Promise<TestApp> {
+  const config = testConfig(options.config);
+  const ownsDatabase = options.database === undefined;
+  const database = options.database ?? (await createTestDatabase());
+  const app = await buildApp(config, { ...options, database });
+  await app.ready();
+  const db = database.db;
+  return {
+    app,
+    db,
+    database,
+    config,
+    createTestTenant: (o) => createTestTenant(db, o),
+    createTestUser: (tenantId, o) => createTestUser(db, tenantId, o),
+    async close() {
+      await app.close();
+      if (ownsDatabase) await database.close();
+      rmSync(config.dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const roleFlags = (role: TestRole): number => Role[role];
+
+/** Adds a user holding `role` to a tenant. */
+export async function createTestUser(
+  db: Db,
+  tenantId: string,
+  options: { role?: TestRole; email?: string } = {},
+): Promise<TestTenant> {
+  const userId = objectId();
+  const email = options.email ?? `u-${userId}@example.test`;
+  const roles = roleFlags(options.role ?? "user");
+  await db.insert(users).values({
+    id: userId,
+    email,
+    firstName: "Test",
+    lastName: `User ${userId.slice(-4)}`,
+    passwordHash: await hashPassword(TEST_PASSWORD),
+  });
+  await db.insert(userTenants).values({ tenantId, userId, roles });
+  return { tenantId, userId, email, password: TEST_PASSWORD, roles };
+}
+
+/** Makes a tenant of its own (with the built-in surveys) and a user holding `role` in it. */
+export async function createTestTenant(
+  db: Db,
+  options: { role?: TestRole; settings?: Partial<TenantSettings> } = {},
+): Promise<TestTenant> {
+  const tenantId = `t-${objectId()}`;
+  await db.insert(tenants).values({
+    id: tenantId,
+    name: `Test practice ${tenantId.slice(-6)}`,
+    settings: { teleAwvEmail: false, alternateFalls: false, ...options.settings },
+  });
+  await installBuiltinSurveys(db, tenantId);
+  return createTestUser(db, tenantId, { role: options.role ?? "user" });
+}
+
+/** A signed-in browser: its cookie and the CSRF header every write needs. */
+export interface Session {
+  cookie: string;
+  me: Me;
+  /** Headers for `app.inject`: the session cookie and `X-Requested-With`. */
+  headers: Record<string, string>;
+  /** `app.inject` with this session's headers. */
+  inject(options: InjectOptions): Promise<LightMyRequestResponse>;
+}
+
+/** The `sid=...` pair of a response's Set-Cookie, if it sets one. */
+export function sessionCookie(response: LightMyRequestResponse): string | undefined {
+  const cookie = response.cookies.find((c) => c.name === "sid");
+  return cookie === undefined || cookie.value === "" ? undefined : `sid=${cookie.value}`;
+}
+
+/** Signs in through POST /api/auth/sessions and answers the session; throws when sign-in fails. */
+export async function login(
+  app: FastifyInstance,
+  email: string,
+  password: string = TEST_PASSWORD,
+): Promise<Session> {
+  const response = await app.inject({
+    method: "POST",
+    url: "/api/auth/sessions",
+    headers: { "x-requested-with": "XMLHttpRequest" },
+    payload: { email, password },
+  });
+  const cookie = sessionCookie(response);
+  if (response.statusCode !== 200 || cookie === undefined) {
+    throw new Error(`login of ${email} failed: ${response.statusCode} ${response.body}`);
+  }
+  return asSession(app, cookie, response.json<Me>());
+}
+
+/** A Session object for a cookie already held. */
+export function asSession(app: FastifyInstance, cookie: string, me: Me): Session {
+  const headers = { cookie, "x-requested-with": "XMLHttpRequest" };
+  return {
+    cookie,
+    me,
+    headers,
+    inject: (options) => app.inject({ ...options, headers: { ...headers, ...(options.headers ?? {}) } }),
+  };
+}
