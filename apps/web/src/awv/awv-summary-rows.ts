@@ -1,5 +1,4 @@
-import type { FUNCTIONAL_ACTIVITIES} from "@core-care/survey-engine";
-import { type AwvSummary, type DirectiveStatus } from "@core-care/survey-engine";
+import type { AwvSummary, DirectiveStatus, FUNCTIONAL_ACTIVITIES } from "@core-care/survey-engine";
 
 /** One line of the clinician's AWV summary; `flag` marks a finding that needs attention. */
 export interface SummaryRow {
