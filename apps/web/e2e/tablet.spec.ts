@@ -1,0 +1,459 @@
+import { randomBytes } from "node:crypto";
+import { request as playwrightRequest, type APIRequestContext, type Page } from "@playwright/test";
+import { DEMO_PASSWORD, DEMO_USERS, expect, expectNoSeriousA11yViolations, login, test } from "./fixtures";
+
+const HEADERS = { "X-Requested-With": "XMLHttpRequest" };
+const SESSION_KEY = "coreCare.tablet";
+
+test.use({ viewport: { width: 1024, height: 768 }, hasTouch: true });
+
+interface TestPatient {
+  id: string;
+  firstName: string;
+  lastName: string;
+}
+
+interface ResultSummary {
+  id: string;
+  surveyId: string;
+  patientId: string;
+  isSubmitted: boolean;
+}
+
+interface ResultDetail extends ResultSummary {
+  answers: Record<string, unknown>;
+}
+
+const hex = (bytes: number) => randomBytes(bytes).toString("hex");
+
+/**
+ * A five-page survey: page 2 shows only for smokers, page 4 only for pain above 3, and the
+ * packs-per-day question only for smokers.
+ */
+function journeySurvey(id: string, title: string) {
+  return {
+    id,
+    title,
+    description: "Tablet journey",
+    canSubscribeTo: false,
+    version: 0,
+    sections: [{ id: "intro", title: "About you" }],
+    pages: [
+      {
+        id: "p1",
+        title: "Getting started",
+        section: "intro",
+        conditions: [],
+        questions: [
+          {
+            id: "q1",
+            type: "text",
+            fieldName: "nickname",
+            title: "What should we call you?",
+            required: true,
+          },
+          {
+            id: "q2",
+            type: "radio",
+            fieldName: "smoker",
+            title: "Do you smoke?",
+            required: true,
+            choices: [
+              { value: "yes", label: "Yes" },
+              { value: "no", label: "No" },
+            ],
+          },
+          {
+            id: "q3",
+            type: "number",
+            fieldName: "packs",
+            title: "How many packs a day?",
+            required: true,
+            visibleWhen: [{ fieldName: "smoker", action: "Equals", fieldValue: "yes", joinType: "and" }],
+          },
+          { id: "q4", type: "phone", fieldName: "callback", title: "Phone number for a call back" },
+        ],
+      },
+      {
+        id: "p2",
+        title: "Smoking",
+        conditions: [{ fieldName: "smoker", action: "Equals", fieldValue: "yes", joinType: "and" }],
+        questions: [
+          {
+            id: "q5",
+            type: "yesno",
+            fieldName: "quitTried",
+            title: "Have you tried to quit?",
+            required: true,
+          },
+        ],
+      },
+      {
+        id: "p3",
+        title: "Pain",
+        conditions: [],
+        questions: [
+          {
+            id: "q6",
+            type: "scale",
+            fieldName: "painLevel",
+            title: "How bad is your pain today?",
+            min: 0,
+            max: 10,
+            required: true,
+          },
+        ],
+      },
+      {
+        id: "p4",
+        title: "Where it hurts",
+        conditions: [{ fieldName: "painLevel", action: "Greater Than", fieldValue: 3, joinType: "and" }],
+        questions: [
+          {
+            id: "q7",
+            type: "checkbox",
+            fieldName: "painAreas",
+            title: "Where does it hurt?",
+            required: true,
+            choices: [
+              { value: "head", label: "Head" },
+              { value: "back", label: "Back" },
+              { value: "legs", label: "Legs" },
+            ],
+          },
+        ],
+      },
+      {
+        id: "p5",
+        title: "Anything else",
+        conditions: [],
+        questions: [
+          { id: "q8", type: "textarea", fieldName: "notes", title: "Anything else you want us to know?" },
+        ],
+      },
+    ],
+  };
+}
+
+/** An API session of the demo admin, separate from the browser's cookies. */
+async function adminApi(baseURL: string): Promise<APIRequestContext> {
+  const api = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: HEADERS });
+  const response = await api.post("/api/auth/sessions", {
+    data: { email: DEMO_USERS.admin, password: DEMO_PASSWORD },
+  });
+  expect(response.status()).toBe(200);
+  return api;
+}
+
+async function createPatient(api: APIRequestContext): Promise<TestPatient> {
+  const suffix = hex(3);
+  const response = await api.post("/api/patients", {
+    data: {
+      mrn: `TAB-${suffix}`,
+      firstName: "Tess",
+      lastName: `Tablet${suffix}`,
+      dob: "1950-02-03",
+      sex: "F",
+    },
+  });
+  expect(response.status()).toBe(201);
+  return (await response.json()) as TestPatient;
+}
+
+async function createSurvey(api: APIRequestContext): Promise<{ id: string; title: string }> {
+  const id = hex(12);
+  const title = `Tablet journey ${hex(3)}`;
+  const response = await api.post(`/api/surveys/${id}`, { data: journeySurvey(id, title) });
+  expect(response.status()).toBe(200);
+  return { id, title };
+}
+
+async function resultsOf(api: APIRequestContext, patientId: string): Promise<ResultSummary[]> {
+  const response = await api.get("/api/surveyresults", { params: { duration: 5, patientId } });
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { items: ResultSummary[] }).items;
+}
+
+async function resultDetail(api: APIRequestContext, id: string): Promise<ResultDetail> {
+  const response = await api.get(`/api/surveyresults/${id}`);
+  expect(response.status()).toBe(200);
+  return (await response.json()) as ResultDetail;
+}
+
+/** Signs staff in, picks the patient and the survey on /tablet and hands over. */
+async function handOver(page: Page, patient: TestPatient, surveyTitle: string) {
+  await login(page, DEMO_USERS.staff, { redirect: "/tablet" });
+  await expect(page.getByRole("heading", { name: "Start a survey on this tablet" })).toBeVisible();
+  await page.getByLabel("Find the patient").fill(patient.lastName);
+  await page.getByRole("button", { name: new RegExp(`${patient.lastName}, ${patient.firstName}`) }).click();
+  await page.getByRole("radio", { name: surveyTitle }).check();
+  await page.getByRole("button", { name: "Hand the tablet to the patient" }).click();
+  await expect(page).toHaveURL(/\/tablet\/patient-survey\/[0-9a-f]{24}\/pg\/1$/);
+  await expect(page.getByRole("heading", { level: 2, name: "Getting started" })).toBeVisible();
+}
+
+const pageTitle = (page: Page, title: string) => page.getByRole("heading", { level: 2, name: title });
+
+async function answerFirstPage(page: Page, nickname: string, smoker: "Yes" | "No") {
+  await page.getByLabel(/What should we call you\?/).fill(nickname);
+  await page
+    .getByRole("group", { name: /Do you smoke\?/ })
+    .getByRole("radio", { name: smoker })
+    .check();
+  if (smoker === "Yes") await page.getByLabel(/How many packs a day\?/).fill("1");
+}
+
+let api: APIRequestContext;
+let patient: TestPatient;
+let survey: { id: string; title: string };
+
+test.beforeEach(async ({ baseURL }) => {
+  api = await adminApi(baseURL ?? "");
+  patient = await createPatient(api);
+  survey = await createSurvey(api);
+});
+
+test.afterEach(async () => {
+  await api.dispose();
+});
+
+test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
+  test("validates, skips pages whose conditions fail going forward and back, and follows the page in the URL", async ({
+    page,
+  }) => {
+    await handOver(page, patient, survey.title);
+    const url = (n: number) => new RegExp(`/tablet/patient-survey/${survey.id}/pg/${n}$`);
+
+    await expect(page.getByRole("button", { name: "Previous" })).toBeDisabled();
+    await page.getByRole("button", { name: "Next" }).tap();
+    const nickname = page.getByLabel(/What should we call you\?/);
+    await expect(nickname).toBeFocused();
+    await expect(nickname).toHaveAccessibleDescription("This field is required.");
+    await expect(
+      page.getByRole("group", { name: /Do you smoke\?/ }).getByText("This field is required."),
+    ).toBeVisible();
+    await expect(page).toHaveURL(url(1));
+
+    await answerFirstPage(page, "Tess", "No");
+    await expect(page.getByLabel(/How many packs a day\?/)).toHaveCount(0);
+    const phone = page.getByLabel("Phone number for a call back");
+    await phone.fill("5551234567");
+    await phone.blur();
+    await expect(phone).toHaveValue("555-123-4567");
+    await expect(page.getByText("This field is required.")).toHaveCount(0);
+
+    await page.getByRole("button", { name: "Next" }).tap();
+    await expect(pageTitle(page, "Pain")).toBeVisible();
+    await expect(page).toHaveURL(url(3));
+    await page.getByRole("radio", { name: "2", exact: true }).check();
+    await page.getByRole("button", { name: "Next" }).tap();
+    await expect(pageTitle(page, "Anything else")).toBeVisible();
+    await expect(page).toHaveURL(url(5));
+    await expect(page.getByRole("button", { name: "Submit" })).toBeVisible();
+
+    await page.getByRole("button", { name: "Previous" }).tap();
+    await expect(page).toHaveURL(url(3));
+    await page.getByRole("radio", { name: "7", exact: true }).check();
+    await page.getByRole("button", { name: "Previous" }).tap();
+    await expect(page).toHaveURL(url(1));
+    await expect(pageTitle(page, "Getting started")).toBeVisible();
+    await expect(nickname).toHaveValue("Tess");
+
+    await page
+      .getByRole("group", { name: /Do you smoke\?/ })
+      .getByRole("radio", { name: "Yes" })
+      .check();
+    await page.getByRole("button", { name: "Next" }).tap();
+    await expect(page.getByLabel(/How many packs a day\?/)).toHaveAccessibleDescription(
+      "This field is required.",
+    );
+    await page.getByLabel(/How many packs a day\?/).fill("2");
+    await page.getByRole("button", { name: "Next" }).tap();
+    await expect(pageTitle(page, "Smoking")).toBeVisible();
+    await expect(page).toHaveURL(url(2));
+    await page.getByRole("radio", { name: "No" }).check();
+    await page.getByRole("button", { name: "Next" }).tap();
+    await expect(page).toHaveURL(url(3));
+    await page.getByRole("button", { name: "Next" }).tap();
+    await expect(pageTitle(page, "Where it hurts")).toBeVisible();
+    await expect(page).toHaveURL(url(4));
+    await page.getByRole("button", { name: "Next" }).tap();
+    await expect(
+      page.getByRole("group", { name: /Where does it hurt\?/ }).getByText("This field is required."),
+    ).toBeVisible();
+    await expect(page.getByRole("checkbox", { name: "Head" })).toBeFocused();
+
+    await expect
+      .poll(async () => {
+        const [only] = await resultsOf(api, patient.id);
+        return only ? (await resultDetail(api, only.id)).answers : null;
+      })
+      .toMatchObject({ nickname: "Tess", smoker: "yes", packs: 2, quitTried: "no", painLevel: 7 });
+    expect(await resultsOf(api, patient.id)).toHaveLength(1);
+  });
+
+  test("alerts the server's message when a save fails and sends the answers with the next save", async ({
+    page,
+  }) => {
+    await handOver(page, patient, survey.title);
+    let failures = 0;
+    await page.route("**/api/surveyresults", async (route) => {
+      if (failures > 0) return route.fallback();
+      failures += 1;
+      await route.fulfill({
+        status: 500,
+        contentType: "application/json",
+        body: JSON.stringify({ responseStatus: { status: 500, message: "Database unavailable" } }),
+      });
+    });
+
+    await answerFirstPage(page, "Tess", "No");
+    const dialog = page.waitForEvent("dialog");
+    await page.getByRole("button", { name: "Next" }).tap();
+    const alert = await dialog;
+    expect(alert.message()).toBe("Failed to save results: Database unavailable");
+    await alert.accept();
+    await expect(pageTitle(page, "Pain")).toBeVisible();
+    expect(await resultsOf(api, patient.id)).toEqual([]);
+
+    await page.getByRole("radio", { name: "1", exact: true }).check();
+    await page.getByRole("button", { name: "Next" }).tap();
+    await expect(pageTitle(page, "Anything else")).toBeVisible();
+    await expect
+      .poll(async () => {
+        const [only] = await resultsOf(api, patient.id);
+        return only ? (await resultDetail(api, only.id)).answers : null;
+      })
+      .toMatchObject({ nickname: "Tess", smoker: "no", painLevel: 1 });
+    expect(failures).toBe(1);
+  });
+
+  test("keeps answers through a reload and a network drop, stores one result, then logs out leaving nothing behind", async ({
+    page,
+    context,
+  }) => {
+    await handOver(page, patient, survey.title);
+    await answerFirstPage(page, "Tess", "No");
+    await page.getByRole("button", { name: "Next" }).tap();
+    await expect(pageTitle(page, "Pain")).toBeVisible();
+    await page.getByRole("radio", { name: "5", exact: true }).check();
+
+    await page.reload();
+    await expect(pageTitle(page, "Pain")).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/pg/3$`));
+    await expect(page.getByRole("radio", { name: "5", exact: true })).toBeChecked();
+
+    await context.setOffline(true);
+    await page.getByRole("button", { name: "Next" }).tap();
+    await expect(pageTitle(page, "Where it hurts")).toBeVisible();
+    await expect(page.getByRole("status").filter({ hasText: "No connection" })).toBeVisible();
+    await page.getByRole("checkbox", { name: "Back" }).check();
+    await page.getByRole("button", { name: "Next" }).tap();
+    await expect(pageTitle(page, "Anything else")).toBeVisible();
+    const stored = await page.evaluate((key) => localStorage.getItem(key), SESSION_KEY);
+    expect(JSON.parse(stored ?? "null")).toMatchObject({
+      unsent: { answers: { painLevel: 5, painAreas: ["back"] } },
+    });
+    const [before] = await resultsOf(api, patient.id);
+    expect(before && (await resultDetail(api, before.id)).answers).not.toHaveProperty("painAreas");
+
+    await context.setOffline(false);
+    await expect(page.getByRole("status").filter({ hasText: "No connection" })).toHaveCount(0);
+    await expect
+      .poll(async () => {
+        const results = await resultsOf(api, patient.id);
+        return results.length === 1 && results[0]
+          ? (await resultDetail(api, results[0].id)).answers
+          : results.length;
+      })
+      .toMatchObject({ painLevel: 5, painAreas: ["back"] });
+
+    const secret = `private note ${hex(4)}`;
+    await page.getByLabel("Anything else you want us to know?").fill(secret);
+    await page.getByRole("button", { name: "Submit" }).tap();
+    await page.waitForURL("**/auth/login");
+
+    const results = await resultsOf(api, patient.id);
+    expect(results).toHaveLength(1);
+    const submitted = await resultDetail(api, results[0]?.id ?? "");
+    expect(submitted).toMatchObject({ isSubmitted: true, surveyId: survey.id, patientId: patient.id });
+    expect(submitted.answers).toMatchObject({ nickname: "Tess", painLevel: 5, notes: secret });
+    expect(await page.evaluate((key) => localStorage.getItem(key), SESSION_KEY)).toBeNull();
+    expect((await page.request.get("/api/users/me")).status()).toBe(401);
+
+    await page.goBack();
+    await expect(page.getByText(secret)).toHaveCount(0);
+    await expect(page.getByText("Tess")).toHaveCount(0);
+    const typed = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>("input, textarea")].map(
+        (el) => el.value,
+      ),
+    );
+    expect(typed.filter((value) => value.includes("Tess") || value.includes("private note"))).toEqual([]);
+    expect(await page.evaluate((key) => localStorage.getItem(key), SESSION_KEY)).toBeNull();
+  });
+
+  test("keeps the patient in the survey until staff sign in again", async ({ page }) => {
+    await handOver(page, patient, survey.title);
+    await page.getByLabel(/What should we call you\?/).fill("Tess");
+
+    await page.goBack();
+    await expect(page).toHaveURL(new RegExp(`/tablet/patient-survey/${survey.id}/pg/1$`));
+    await expect(page.getByLabel(/What should we call you\?/)).toHaveValue("Tess");
+    await expect(page.getByRole("link")).toHaveCount(0);
+
+    await page.getByRole("button", { name: "Staff" }).tap();
+    const dialog = page.getByRole("dialog", { name: "Staff only" });
+    await dialog.getByRole("button", { name: "Return to staff screen" }).tap();
+    await expect(dialog.getByText("Please enter your password.")).toBeVisible();
+    await dialog.getByLabel("Password").fill(DEMO_PASSWORD);
+    await dialog.getByRole("button", { name: "Return to staff screen" }).tap();
+
+    await expect(page).toHaveURL(/\/tablet$/);
+    await expect(page.getByRole("heading", { name: "Start a survey on this tablet" })).toBeVisible();
+    expect(await page.evaluate((key) => localStorage.getItem(key), SESSION_KEY)).toBeNull();
+    const [saved] = await resultsOf(api, patient.id);
+    expect(saved && (await resultDetail(api, saved.id))).toMatchObject({
+      isSubmitted: false,
+      answers: { nickname: "Tess" },
+    });
+  });
+
+  test("is accessible and fits the screen in landscape and portrait", async ({ page }) => {
+    await handOver(page, patient, survey.title);
+    await page.getByRole("button", { name: "Next" }).tap();
+    await expect(page.getByText("This field is required.").first()).toBeVisible();
+
+    for (const viewport of [
+      { width: 1024, height: 768 },
+      { width: 768, height: 1024 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await expectNoSeriousA11yViolations(page);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        viewport.width,
+      );
+      const next = await page.getByRole("button", { name: "Next" }).boundingBox();
+      expect(next?.height ?? 0).toBeGreaterThanOrEqual(44);
+      const option = await page.getByRole("radio", { name: "Yes" }).locator("xpath=..").boundingBox();
+      expect(option?.height ?? 0).toBeGreaterThanOrEqual(44);
+    }
+  });
+});
+
+test.describe("/tablet", () => {
+  test("lists the patient's assigned surveys first and is accessible", async ({ page }) => {
+    const assigned = await api.post(`/api/patients/${patient.id}/surveys`, { data: { surveyId: survey.id } });
+    expect(assigned.status()).toBe(201);
+    await login(page, DEMO_USERS.staff, { redirect: "/tablet" });
+    await page.getByLabel("Find the patient").fill(patient.lastName);
+    await page.getByRole("button", { name: new RegExp(`${patient.lastName}, ${patient.firstName}`) }).click();
+
+    const assignedGroup = page.getByRole("group", { name: "Assigned to this patient" });
+    await expect(assignedGroup.getByRole("radio", { name: survey.title })).toBeChecked();
+    const others = page.getByRole("group", { name: "Other surveys" }).getByRole("radio");
+    await expect(others.first()).toHaveAccessibleName("Core Care Wellness Exam");
+    await expect(others.nth(1)).toHaveAccessibleName("Welcome to Medicare Exam");
+    await expectNoSeriousA11yViolations(page);
+  });
+});
