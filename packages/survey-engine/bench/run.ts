@@ -1,3 +1,4 @@
+import { cpus, loadavg } from "node:os";
 import { ConditionRunner } from "survey-core";
 import {
   compileConditions,
@@ -18,12 +19,19 @@ interface Row {
   name: string;
   operations: number;
   milliseconds: number;
+  cpuMilliseconds: number;
+}
+
+function cpuMilliseconds(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
 }
 
 /** Runs `pass` (one pass = `perPass` operations) until `SECONDS` have gone by, after a warm-up. */
 function measure(name: string, perPass: number, pass: () => number): Row {
   let sink = pass();
   const started = performance.now();
+  const cpuStarted = cpuMilliseconds();
   let operations = 0;
   let elapsed = 0;
   while (elapsed < SECONDS * 1000) {
@@ -32,10 +40,11 @@ function measure(name: string, perPass: number, pass: () => number): Row {
     elapsed = performance.now() - started;
   }
   if (sink < 0) console.log(sink);
-  return { name, operations, milliseconds: elapsed };
+  return { name, operations, milliseconds: elapsed, cpuMilliseconds: cpuMilliseconds() - cpuStarted };
 }
 
 const rate = (row: Row) => row.operations / (row.milliseconds / 1000);
+const cpuRate = (row: Row) => row.operations / (row.cpuMilliseconds / 1000);
 const format = (value: number) => Math.round(value).toLocaleString("en-US");
 
 const answers = generateAnswers(ANSWER_COUNT);
@@ -87,26 +96,42 @@ const seededIds = measure("createIdGenerator().objectId() (fixed clock)", ID_BAT
 });
 
 const rows = [ours, preparedRow, surveyJs, ids, seededIds];
-const widths = [Math.max(...rows.map((row) => row.name.length)), 14, 10, 16];
+const header = ["benchmark", "operations", "wall ms", "per wall second", "CPU ms", "per CPU second"];
+const table = [
+  header,
+  ...rows.map((row) => [
+    row.name,
+    format(row.operations),
+    format(row.milliseconds),
+    format(rate(row)),
+    format(row.cpuMilliseconds),
+    format(cpuRate(row)),
+  ]),
+];
+const widths = header.map((_, column) => Math.max(...table.map((cells) => (cells[column] ?? "").length)));
 const line = (cells: string[]) =>
   cells
     .map((cell, index) => (index === 0 ? cell.padEnd(widths[0] ?? 0) : cell.padStart(widths[index] ?? 0)))
     .join(" | ");
 
+const [load] = loadavg();
 console.log(
-  `\n${ANSWER_COUNT.toLocaleString("en-US")} generated answer objects; the page shows for ${shown.toLocaleString("en-US")}; both engines agree on all of them.\n`,
+  `\n${format(ANSWER_COUNT)} generated answer objects; the page shows for ${format(shown)}; both engines agree on all of them.`,
 );
-console.log(line(["benchmark", "operations", "ms", "per second"]));
+console.log(
+  `${cpus().length} CPUs, load average ${(load ?? 0).toFixed(2)} (other work shares the CPUs; the CPU-time columns count this process only).\n`,
+);
+console.log(line(table[0] as string[]));
 console.log(widths.map((width) => "-".repeat(width)).join("-|-"));
-for (const row of rows)
-  console.log(line([row.name, format(row.operations), format(row.milliseconds), format(rate(row))]));
+for (const cells of table.slice(1)) console.log(line(cells));
 
-const pagesPerSecond = rate(ours);
-const ratio = pagesPerSecond / rate(surveyJs);
+const summary = (label: string, measure: (row: Row) => number) => {
+  const pagesPerSecond = measure(ours);
+  const ratio = pagesPerSecond / measure(surveyJs);
+  console.log(
+    `${label}: ${format(pagesPerSecond)} page evaluations per second (target ${format(TARGET_PAGES_PER_SECOND)}: ${pagesPerSecond >= TARGET_PAGES_PER_SECOND ? "met" : "missed"}), ${ratio.toFixed(1)}x SurveyJS's ConditionRunner (target ${TARGET_RATIO}x: ${ratio >= TARGET_RATIO ? "met" : "missed"})`,
+  );
+};
 console.log("");
-console.log(
-  `page evaluations per second: ${format(pagesPerSecond)} (target ${format(TARGET_PAGES_PER_SECOND)}): ${pagesPerSecond >= TARGET_PAGES_PER_SECOND ? "met" : "MISSED"}`,
-);
-console.log(
-  `ratio to SurveyJS ConditionRunner: ${ratio.toFixed(1)}x (target ${TARGET_RATIO}x): ${ratio >= TARGET_RATIO ? "met" : "MISSED"}`,
-);
+summary("wall clock", rate);
+summary("CPU time  ", cpuRate);
