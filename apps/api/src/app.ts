@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance } from "fastify";
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import type { Database } from "./db/index.js";
 import { loggerOptions } from "./logging.js";
@@ -25,6 +25,7 @@ import surveysRoutes from "./routes/surveys/index.js";
 import tenantsRoutes from "./routes/tenants/index.js";
 import usersRoutes from "./routes/users/index.js";
 import { isEmptyDatabase, seedDemoData } from "./seed.js";
+import { serializerCompiler } from "./serializer.js";
 import { LoginThrottle, type ThrottleLimits } from "./services/login-throttle.js";
 import { createMailer, type Mailer } from "./services/mailer.js";
 
