@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import {
   CONDITION_ACTIONS,
@@ -276,5 +277,66 @@ describe("evaluateConditions", () => {
     expect(evaluateConditions(conditions, context)).toBe(false);
     conditions.length = 0;
     expect(evaluateConditions(conditions, context)).toBe(true);
+  });
+});
+
+describe("evaluateConditions (properties)", () => {
+  const flag = fc.record({
+    value: fc.boolean(),
+    joinType: fc.constantFrom<"and" | "or" | undefined>("and", "or", undefined),
+  });
+
+  test("equals an OR of AND groups split at each 'or'", () => {
+    fc.assert(
+      fc.property(fc.array(flag, { maxLength: 12 }), (flags) => {
+        const conditions: Condition[] = flags.map(({ joinType }, index) => ({
+          fieldName: `f${index}`,
+          action: "Equals",
+          fieldValue: true,
+          joinType,
+        }));
+        const answers = Object.fromEntries(flags.map(({ value }, index) => [`f${index}`, value]));
+        const groups: boolean[][] = [[]];
+        flags.forEach(({ value, joinType }, index) => {
+          if (index > 0 && joinType === "or") groups.push([]);
+          (groups.at(-1) as boolean[]).push(value);
+        });
+        const expected = groups.some((group) => group.every(Boolean));
+        expect(evaluateConditions(conditions, { answers })).toBe(expected);
+      }),
+    );
+  });
+
+  const answer = fc.oneof(
+    fc.string(),
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constant(undefined),
+    fc.array(fc.string(), { maxLength: 3 }),
+  );
+
+  test("makes Equals and Not Equals exact opposites", () => {
+    fc.assert(
+      fc.property(answer, answer, (value, fieldValue) => {
+        const context: EvalContext = { answers: { a: value } };
+        const equals = evaluateCondition({ fieldName: "a", action: "Equals", fieldValue }, context);
+        const notEquals = evaluateCondition({ fieldName: "a", action: "Not Equals", fieldValue }, context);
+        expect(equals).toBe(!notEquals);
+      }),
+    );
+  });
+
+  test("never lets Greater Than and Less Than both hold, nor either without a response", () => {
+    fc.assert(
+      fc.property(answer, answer, (value, fieldValue) => {
+        const context: EvalContext = { answers: { a: value } };
+        const greater = evaluateCondition({ fieldName: "a", action: "Greater Than", fieldValue }, context);
+        const less = evaluateCondition({ fieldName: "a", action: "Less Than", fieldValue }, context);
+        expect(greater && less).toBe(false);
+        if (!hasResponse(value)) expect(greater || less).toBe(false);
+      }),
+    );
   });
 });
