@@ -292,4 +292,19 @@ describe("openDocument", () => {
     expect(opened.document.title).toBe("Other");
     expect(local.lastId()).toBe(other.id);
   });
+
+  test("opens a new survey that exists only in the local copy", async () => {
+    const local = createLocalCopy<Survey>("survey");
+    const fresh = createSurvey({ title: "Draft" });
+    local.write(fresh, false);
+
+    const opened = await openDocument("survey", fresh.id, local);
+
+    expect(opened).toEqual({ document: fresh, saved: false, readOnly: false, source: "local" });
+  });
+
+  test("fails when the document is neither on the server nor in the local copy", async () => {
+    const local = createLocalCopy<Survey>("survey");
+    await expect(openDocument("survey", createSurvey().id, local)).rejects.toMatchObject({ status: 404 });
+  });
 });

@@ -124,7 +124,7 @@ export async function saveRemote<E extends EntityName>(
 /**
  * Loads a document (SPEC 7): with the version of a local copy of the same id as `newerThan`, so an
  * unchanged document is not downloaded again. Resolves to the server's copy, or undefined when the
- * local copy is current. Failures reject with the {@link ApiError}.
+ * local copy is current. Failures reject with the {@link ApiError} and show no banner: the caller reports them.
  */
 export async function loadRemote<E extends EntityName>(
   entity: E,
@@ -134,7 +134,7 @@ export async function loadRemote<E extends EntityName>(
   const query = newerThan === undefined ? undefined : { newerThan };
   const body = await api.get<(EntityDocuments[E] & { readOnly?: boolean }) | undefined>(
     documentPath(entity, id),
-    query ? { query } : {},
+    query ? { query, handleErrors: true } : { handleErrors: true },
   );
   return body ?? undefined;
 }
@@ -150,7 +150,7 @@ export interface OpenedDocument<T> {
 /**
  * Opens a document for editing: a local copy of the same id is used when the server has nothing newer;
  * a local copy with unsaved edits is kept even then, so its save meets the conflict question. Otherwise
- * the server's copy is stored locally and used.
+ * the server's copy is stored locally and used. A new document not yet saved is opened from the local copy.
  */
 export async function openDocument<E extends EntityName>(
   entity: E,
@@ -159,7 +159,16 @@ export async function openDocument<E extends EntityName>(
 ): Promise<OpenedDocument<EntityDocuments[E]>> {
   const stored = local.read();
   const mine = stored && stored.document.id === id ? stored : null;
-  const fresh = await loadRemote(entity, id, mine?.document.version);
+  let fresh: Awaited<ReturnType<typeof loadRemote<E>>>;
+  try {
+    fresh = await loadRemote(entity, id, mine?.document.version);
+  } catch (error) {
+    // A document created here and never saved exists only in the local copy.
+    if (mine && mine.document.version === 0 && error instanceof ApiError && error.status === 404) {
+      return { document: mine.document, saved: false, readOnly: false, source: "local" };
+    }
+    throw error;
+  }
   if (mine && (fresh === undefined || !mine.saved)) {
     return {
       document: mine.document,
