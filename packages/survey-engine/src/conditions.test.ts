@@ -215,6 +215,14 @@ describe("evaluateCondition", () => {
     expect(equals("top.length", undefined)).toBe(true);
   });
 
+  test("reads nothing for an empty field name", () => {
+    const context: EvalContext = { answers: { a: "x" } };
+    expect(evaluateCondition({ fieldName: "", action: "Has Response" }, context)).toBe(false);
+    expect(evaluateCondition({ fieldName: ".", action: "Equals", fieldValue: undefined }, context)).toBe(
+      true,
+    );
+  });
+
   test("never reads inherited properties", () => {
     const context: EvalContext = { answers: { a: {} } };
     for (const fieldName of [

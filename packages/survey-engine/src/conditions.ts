@@ -71,6 +71,7 @@ function makeGetter(fieldName: string): Getter {
   if (fieldName === "sex") return (context) => context.sex;
   if (fieldName === "age") return (context) => context.age;
   const segments = splitPath(fieldName);
+  if (segments.length === 0) return () => undefined;
   if (segments[0] === "tenant" && segments.length > 1) {
     const rest = segments.slice(1);
     return (context) => readSegments(context.tenant, rest);
