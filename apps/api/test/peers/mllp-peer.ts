@@ -27,7 +27,7 @@ function ackFor(message: Hl7Message, code: string): string {
 }
 
 /** A real MLLP listener on 127.0.0.1 with a free port. */
-export async function startMllpPeer(mode: MllpPeerMode = "AA"): Promise<MllpPeer> {
+export async function startMllpPeer(mode: MllpPeerMode = "AA", port = 0): Promise<MllpPeer> {
   const sockets = new Set<Socket>();
   let connections = 0;
   const peer: MllpPeer = {
@@ -66,7 +66,10 @@ export async function startMllpPeer(mode: MllpPeerMode = "AA"): Promise<MllpPeer
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", resolve);
+  });
   const address = server.address();
   if (address === null || typeof address === "string") throw new Error("MLLP peer has no port");
   peer.port = address.port;

@@ -1,0 +1,290 @@
+import { and, desc, eq, isNull } from "drizzle-orm";
+import { objectId } from "@core-care/survey-engine";
+import type { Delivery, DeliveryFormat, InterfaceType } from "@core-care/schema";
+import type { Db, DbOrTx } from "../db/index.js";
+import {
+  deliveries,
+  interfaces,
+  locations,
+  patients,
+  surveyResults,
+  surveyVersions,
+  tenants,
+} from "../db/schema.js";
+import { conflict, fieldError, notFound } from "../errors.js";
+import { audit } from "../services/audit.js";
+import { buildCda } from "./cda.js";
+import { buildFhirBundle } from "./fhir.js";
+import { buildMdmT02, buildOruR01 } from "./hl7-oru.js";
+import type { DeliveryDocumentInput, DeliverySurvey } from "./types.js";
+
+type InterfaceRow = typeof interfaces.$inferSelect;
+type DeliveryRow = typeof deliveries.$inferSelect;
+
+/** Which interface types each send accepts (docs/api.md: sendhl7, sendCDA, sftpout, sendfhir). */
+export const FORMAT_INTERFACE_TYPES: Record<DeliveryFormat, readonly InterfaceType[]> = {
+  hl7: ["hl7-mllp"],
+  cda: ["cda-mllp", "cda-sftp"],
+  sftp: ["sftp"],
+  fhir: ["fhir-http"],
+};
+
+/** The send a batch-uploaded row makes on an interface of this type. */
+export const INTERFACE_FORMAT: Record<InterfaceType, DeliveryFormat> = {
+  "hl7-mllp": "hl7",
+  "cda-mllp": "cda",
+  "cda-sftp": "cda",
+  sftp: "sftp",
+  "fhir-http": "fhir",
+};
+
+/** MSH-3 when the interface names no sending application. */
+export const DEFAULT_SENDING_APPLICATION = "CORECARE";
+
+/**
+ * The message control id of a delivery: its 96-bit id in base 36, at most 19 characters, because
+ * HL7 v2.5.1 limits MSH-10 to 20. Unique per delivery, and the same on every retry of it.
+ */
+export function controlIdOf(deliveryId: string): string {
+  return BigInt(`0x${deliveryId}`).toString(36).toUpperCase();
+}
+
+/** Everything the builders need about one result, read within the caller's transaction. */
+export async function loadDocumentInput(
+  db: DbOrTx,
+  tenantId: string,
+  resultId: string,
+  iface: InterfaceRow,
+  locationId: string | null,
+  controlId: string,
+  createdAt: Date,
+): Promise<DeliveryDocumentInput> {
+  const [row] = await db
+    .select({ result: surveyResults, tenant: tenants, patient: patients, survey: surveyVersions.definition })
+    .from(surveyResults)
+    .innerJoin(tenants, eq(tenants.id, surveyResults.tenantId))
+    .innerJoin(
+      patients,
+      and(eq(patients.tenantId, surveyResults.tenantId), eq(patients.id, surveyResults.patientId)),
+    )
+    .innerJoin(
+      surveyVersions,
+      and(
+        eq(surveyVersions.tenantId, surveyResults.surveyTenantId),
+        eq(surveyVersions.surveyId, surveyResults.surveyId),
+        eq(surveyVersions.version, surveyResults.surveyVersion),
+      ),
+    )
+    .where(
+      and(
+        eq(surveyResults.tenantId, tenantId),
+        eq(surveyResults.id, resultId),
+        isNull(surveyResults.deletedAt),
+      ),
+    );
+  if (row === undefined) throw notFound("Survey result");
+  const { result, tenant, patient, survey } = row;
+  if (!result.isSubmitted) throw conflict("Only a submitted survey result can be sent.");
+
+  let location: DeliveryDocumentInput["location"];
+  if (locationId !== null) {
+    const [loc] = await db
+      .select({ id: locations.id, name: locations.name, code: locations.code })
+      .from(locations)
+      .where(and(eq(locations.tenantId, tenantId), eq(locations.id, locationId)));
+    if (loc === undefined) throw fieldError("locationId", "This location does not exist.");
+    location = loc;
+  }
+  const definition: DeliverySurvey = {
+    id: result.surveyId,
+    title: survey.title,
+    version: result.surveyVersion,
+    pages: survey.pages,
+  };
+  return {
+    tenant: { id: tenant.id, name: tenant.name },
+    patient: {
+      id: patient.id,
+      mrn: patient.mrn,
+      firstName: patient.firstName,
+      lastName: patient.lastName,
+      dob: patient.dob,
+      sex: patient.sex,
+      ...(patient.phone ? { phone: patient.phone } : {}),
+      ...(patient.address ? { address: patient.address } : {}),
+    },
+    survey: definition,
+    result: {
+      id: result.id,
+      answers: result.answers,
+      submittedAt: (result.submittedAt ?? result.updatedAt).toISOString(),
+    },
+    ...(location ? { location } : {}),
+    parties: {
+      sendingApplication: iface.sendingApplication || DEFAULT_SENDING_APPLICATION,
+      sendingFacility: iface.sendingFacility,
+      receivingApplication: iface.receivingApplication,
+      receivingFacility: iface.receivingFacility,
+    },
+    controlId,
+    createdAt: createdAt.toISOString(),
+    processingId: "P",
+  };
+}
+
+/** The bytes a delivery transmits, fixed when it is queued so every retry sends the same. */
+export function renderPayload(
+  format: DeliveryFormat,
+  type: InterfaceType,
+  input: DeliveryDocumentInput,
+): string {
+  switch (format) {
+    case "hl7":
+    case "sftp":
+      return buildOruR01(input);
+    case "cda":
+      return type === "cda-mllp" ? buildMdmT02(input, buildCda(input)) : buildCda(input);
+    case "fhir":
+      return JSON.stringify(buildFhirBundle(input));
+  }
+}
+
+export interface EnqueueRequest {
+  tenantId: string;
+  resultId: string;
+  interfaceId: string;
+  locationId: string | null;
+  format: DeliveryFormat;
+  userId: string | null;
+  ip?: string | null;
+  now?: Date;
+}
+
+/**
+ * Queues one delivery (transactional outbox): the row, with its rendered payload and control id,
+ * and the audit event are written in the caller's transaction; the worker sends it later.
+ */
+export async function enqueueDelivery(tx: DbOrTx, request: EnqueueRequest): Promise<string> {
+  const { tenantId, format } = request;
+  const now = request.now ?? new Date();
+  const [iface] = await tx
+    .select()
+    .from(interfaces)
+    .where(and(eq(interfaces.tenantId, tenantId), eq(interfaces.id, request.interfaceId)));
+  if (iface === undefined) throw fieldError("interfaceId", "This interface does not exist.");
+  if (!FORMAT_INTERFACE_TYPES[format].includes(iface.type)) {
+    throw fieldError(
+      "interfaceId",
+      `This interface (${iface.type}) cannot take a ${format.toUpperCase()} send.`,
+    );
+  }
+  const id = objectId();
+  const controlId = controlIdOf(id);
+  const input = await loadDocumentInput(
+    tx,
+    tenantId,
+    request.resultId,
+    iface,
+    request.locationId,
+    controlId,
+    now,
+  );
+  await tx.insert(deliveries).values({
+    tenantId,
+    id,
+    resultId: request.resultId,
+    interfaceId: iface.id,
+    locationId: request.locationId,
+    format,
+    status: "pending",
+    attempts: 0,
+    nextAttemptAt: now,
+    controlId,
+    payload: renderPayload(format, iface.type, input),
+    createdBy: request.userId,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await audit(tx, {
+    tenantId,
+    userId: request.userId,
+    action: "send",
+    entity: "delivery",
+    entityId: id,
+    ip: request.ip ?? null,
+  });
+  return id;
+}
+
+/** A delivery as the API answers it: never its payload. */
+export function toDelivery(row: DeliveryRow): Delivery {
+  return {
+    id: row.id,
+    resultId: row.resultId,
+    interfaceId: row.interfaceId,
+    locationId: row.locationId,
+    format: row.format,
+    status: row.status,
+    attempts: row.attempts,
+    nextAttemptAt:
+      row.status === "pending" || row.status === "sending"
+        ? (row.nextAttemptAt?.toISOString() ?? null)
+        : null,
+    lastError: row.lastError,
+    ack: row.ack,
+    controlId: row.controlId,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    deliveredAt: row.deliveredAt?.toISOString() ?? null,
+  };
+}
+
+/** The deliveries of one result, newest first; 404 when the result is not the tenant's. */
+export async function listDeliveries(db: Db, tenantId: string, resultId: string): Promise<Delivery[]> {
+  const [result] = await db
+    .select({ id: surveyResults.id })
+    .from(surveyResults)
+    .where(
+      and(
+        eq(surveyResults.tenantId, tenantId),
+        eq(surveyResults.id, resultId),
+        isNull(surveyResults.deletedAt),
+      ),
+    );
+  if (result === undefined) throw notFound("Survey result");
+  const rows = await db
+    .select()
+    .from(deliveries)
+    .where(and(eq(deliveries.tenantId, tenantId), eq(deliveries.resultId, resultId)))
+    .orderBy(desc(deliveries.createdAt), desc(deliveries.id));
+  return rows.map(toDelivery);
+}
+
+/**
+ * Sends a result again as a new delivery with a new control id, to the same interface and location
+ * and in the same format, rebuilt from the result as it is now.
+ */
+export async function resendDelivery(
+  db: Db,
+  tenantId: string,
+  deliveryId: string,
+  userId: string | null,
+  ip: string | null = null,
+): Promise<string> {
+  return db.transaction(async (tx) => {
+    const [original] = await tx
+      .select()
+      .from(deliveries)
+      .where(and(eq(deliveries.tenantId, tenantId), eq(deliveries.id, deliveryId)));
+    if (original === undefined) throw notFound("Delivery");
+    return enqueueDelivery(tx, {
+      tenantId,
+      resultId: original.resultId,
+      interfaceId: original.interfaceId,
+      locationId: original.locationId,
+      format: original.format,
+      userId,
+      ip,
+    });
+  });
+}

@@ -1,0 +1,261 @@
+import { and, eq } from "drizzle-orm";
+import Fastify from "fastify";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { createDeliveryFixture } from "../../test/peers/delivery-fixtures.js";
+import { startFhirPeer } from "../../test/peers/fhir-peer.js";
+import { startMllpPeer, type MllpPeer } from "../../test/peers/mllp-peer.js";
+import { startSftpPeer } from "../../test/peers/sftp-peer.js";
+import { validateCda } from "../../test/peers/standards.js";
+import { createTestDatabase, createTestTenant } from "../../test/helpers.js";
+import type { Database, Db } from "../db/index.js";
+import { auditEvents, deliveries } from "../db/schema.js";
+import { enqueueDelivery } from "./outbox.js";
+import { DeliveryWorker, type DeliveryWorkerOptions } from "./worker.js";
+
+let database: Database;
+let db: Db;
+let tenantId: string;
+const log = Fastify({ logger: false }).log;
+const peers: { close: () => Promise<void> }[] = [];
+const workers: DeliveryWorker[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = database.db;
+  tenantId = (await createTestTenant(db, { role: "user" })).tenantId;
+});
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map((w) => w.stop()));
+  await Promise.all(peers.splice(0).map((p) => p.close()));
+});
+afterAll(async () => {
+  await database.close();
+});
+
+/** A worker whose clock runs `offset.ms` ahead of real time. */
+function newWorker(options: Partial<DeliveryWorkerOptions> = {}) {
+  const offset = { ms: 0 };
+  const worker = new DeliveryWorker(db, log, {
+    backoffBaseMs: 1_000,
+    ackTimeoutMs: 300,
+    connectTimeoutMs: 2_000,
+    now: () => new Date(Date.now() + offset.ms),
+    ...options,
+  });
+  workers.push(worker);
+  return { worker, offset };
+}
+
+async function mllpPeer(mode: Parameters<typeof startMllpPeer>[0]) {
+  const peer = await startMllpPeer(mode);
+  peers.push(peer);
+  return peer;
+}
+
+async function queue(
+  fixture: { resultId: string; interfaceId: string; locationId: string },
+  format: "hl7" | "cda" | "fhir" | "sftp" = "hl7",
+) {
+  return db.transaction((tx) =>
+    enqueueDelivery(tx, {
+      tenantId,
+      resultId: fixture.resultId,
+      interfaceId: fixture.interfaceId,
+      locationId: fixture.locationId,
+      format,
+      userId: null,
+    }),
+  );
+}
+
+async function row(id: string) {
+  const [r] = await db
+    .select()
+    .from(deliveries)
+    .where(and(eq(deliveries.tenantId, tenantId), eq(deliveries.id, id)));
+  return r!;
+}
+
+const controlIds = (peer: MllpPeer) => peer.received.map((m) => m.getSegment("MSH")?.getField(10).toString());
+
+describe("DeliveryWorker over MLLP", () => {
+  test("delivers an ORU^R01 and records the AA acknowledgment with an audit event", async () => {
+    const peer = await mllpPeer("AA");
+    const fixture = await createDeliveryFixture(db, tenantId, { type: "hl7-mllp", port: peer.port });
+    const id = await queue(fixture);
+    const { worker } = newWorker();
+    expect(await worker.runOnce()).toBe(1);
+    const delivered = await row(id);
+    expect(delivered).toMatchObject({ status: "delivered", attempts: 1, lastError: null });
+    expect(delivered.ack).toMatch(/^MSH\|.*\rMSA\|AA\|/);
+    expect(delivered.deliveredAt).toBeInstanceOf(Date);
+    expect(controlIds(peer)).toEqual([delivered.controlId]);
+    const message = peer.received[0]!;
+    expect(message.getSegment("PID")?.getComponent(5, 1)).toBe("O'Brien");
+    expect(message.getSegment("PV1")?.getComponent(3, 9)).toBe("Main Street Clinic");
+    const codes = message.getAllSegments("OBX").map((s) => s.getComponent(3, 1));
+    expect(codes).toEqual(expect.arrayContaining(["44250-9", "44255-8", "44261-6", "55758-7", "72166-2"]));
+    const events = await db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.tenantId, tenantId), eq(auditEvents.entityId, id)));
+    expect(events.map((e) => e.entity).sort()).toEqual(["delivery", "delivery:delivered"]);
+    expect(await worker.runOnce()).toBe(0);
+    expect(peer.received).toHaveLength(1);
+  });
+
+  test("retries after AE with backoff and keeps the control id until AA", async () => {
+    const peer = await mllpPeer("AE");
+    const fixture = await createDeliveryFixture(db, tenantId, { type: "hl7-mllp", port: peer.port });
+    const id = await queue(fixture);
+    const { worker, offset } = newWorker();
+    await worker.runOnce();
+    const first = await row(id);
+    expect(first).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      lastError: "Receiver answered AE: rejected by test peer",
+    });
+    expect(first.nextAttemptAt!.getTime() - Date.now()).toBeGreaterThan(500);
+    expect(await worker.runOnce()).toBe(0);
+    offset.ms = 1_500;
+    await worker.runOnce();
+    expect(await row(id)).toMatchObject({ status: "pending", attempts: 2 });
+    peer.mode = "AA";
+    offset.ms = 4_000;
+    await worker.runOnce();
+    expect(await row(id)).toMatchObject({ status: "delivered", attempts: 3, lastError: null });
+    expect(new Set(controlIds(peer))).toEqual(new Set([first.controlId]));
+    expect(controlIds(peer)).toHaveLength(3);
+  });
+
+  test("fails at once when the receiver rejects with AR", async () => {
+    const peer = await mllpPeer("AR");
+    const fixture = await createDeliveryFixture(db, tenantId, { type: "hl7-mllp", port: peer.port });
+    const id = await queue(fixture);
+    const { worker } = newWorker();
+    await worker.runOnce();
+    expect(await row(id)).toMatchObject({
+      status: "failed",
+      attempts: 1,
+      lastError: "Receiver rejected the message (AR: rejected by test peer)",
+    });
+  });
+
+  test("retries after a timeout and a dropped connection, then fails after the last attempt", async () => {
+    const peer = await mllpPeer("silent");
+    const fixture = await createDeliveryFixture(db, tenantId, { type: "hl7-mllp", port: peer.port });
+    const id = await queue(fixture);
+    const { worker, offset } = newWorker({ maxAttempts: 2 });
+    await worker.runOnce();
+    expect(await row(id)).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      lastError: "MLLP timeout: no acknowledgment within 300 ms",
+    });
+    peer.mode = "drop";
+    offset.ms = 5_000;
+    await worker.runOnce();
+    expect(await row(id)).toMatchObject({ status: "failed", attempts: 2 });
+    expect((await row(id)).lastError).toMatch(/^MLLP connection/);
+  });
+
+  test("delivers exactly once to a receiver that was down for a while", async () => {
+    const down = await startMllpPeer("AA");
+    const port = down.port;
+    await down.close();
+    const fixture = await createDeliveryFixture(db, tenantId, { type: "hl7-mllp", port });
+    const id = await queue(fixture);
+    const { worker, offset } = newWorker();
+    await worker.runOnce();
+    offset.ms = 1_500;
+    await worker.runOnce();
+    expect(await row(id)).toMatchObject({ status: "pending", attempts: 2 });
+    expect((await row(id)).lastError).toMatch(/ECONNREFUSED/);
+
+    const back = await startMllpPeer("AA", port);
+    peers.push(back);
+    for (const ms of [5_000, 60_000, 600_000]) {
+      offset.ms = ms;
+      await worker.runOnce();
+    }
+    expect(await row(id)).toMatchObject({ status: "delivered", attempts: 3 });
+    expect(back.received).toHaveLength(1);
+  });
+
+  test("retries a delivery left 'sending' by a crashed worker, with the same control id, after its lease", async () => {
+    const peer = await mllpPeer("AA");
+    const fixture = await createDeliveryFixture(db, tenantId, { type: "hl7-mllp", port: peer.port });
+    const id = await queue(fixture);
+    await db
+      .update(deliveries)
+      .set({ status: "sending", attempts: 1, nextAttemptAt: new Date(Date.now() + 60_000) })
+      .where(eq(deliveries.id, id));
+    const { worker, offset } = newWorker();
+    expect(await worker.runOnce()).toBe(0);
+    offset.ms = 61_000;
+    expect(await worker.runOnce()).toBe(1);
+    const done = await row(id);
+    expect(done).toMatchObject({ status: "delivered", attempts: 2 });
+    expect(controlIds(peer)).toEqual([done.controlId]);
+  });
+
+  test("two workers never send the same delivery", async () => {
+    const peer = await mllpPeer("AA");
+    const fixture = await createDeliveryFixture(db, tenantId, { type: "hl7-mllp", port: peer.port });
+    const ids = await Promise.all([1, 2, 3, 4, 5, 6].map(() => queue(fixture)));
+    const a = newWorker({ batchSize: 4 }).worker;
+    const b = newWorker({ batchSize: 4 }).worker;
+    const handled = await Promise.all([a.runOnce(), b.runOnce()]);
+    await Promise.all([a.runOnce(), b.runOnce()]);
+    expect(handled[0] + handled[1]).toBeGreaterThanOrEqual(4);
+    for (const id of ids) expect((await row(id)).status).toBe("delivered");
+    expect(controlIds(peer).sort()).toEqual((await Promise.all(ids.map(row))).map((r) => r.controlId).sort());
+  });
+});
+
+describe("DeliveryWorker over SFTP and HTTP", () => {
+  test("drops a CDA document that validates against the schema on an SFTP server", async () => {
+    const peer = await startSftpPeer();
+    peers.push(peer);
+    const fixture = await createDeliveryFixture(db, tenantId, {
+      type: "cda-sftp",
+      port: peer.port,
+      username: peer.username,
+      secret: peer.password,
+      path: "/upload",
+    });
+    const id = await queue(fixture, "cda");
+    const { worker } = newWorker();
+    await worker.runOnce();
+    const done = await row(id);
+    expect(done.status).toBe("delivered");
+    const [path, content] = [...peer.files.entries()][0]!;
+    expect(path).toMatch(new RegExp(`^/upload/${tenantId}_${fixture.resultId}_\\d{8}T\\d{6}Z\\.xml$`));
+    expect(done.ack).toBe(`written: ${path}`);
+    expect(await validateCda(content.toString("utf8"))).toEqual({ valid: true, errors: "" });
+  });
+
+  test("posts a FHIR transaction Bundle and retries while the server answers 503", async () => {
+    const peer = await startFhirPeer(503);
+    peers.push(peer);
+    const fixture = await createDeliveryFixture(db, tenantId, {
+      type: "fhir-http",
+      port: peer.port,
+      path: "/fhir",
+      secret: "token",
+    });
+    const id = await queue(fixture, "fhir");
+    // The peer compiles the FHIR schema on its first request, which takes seconds.
+    const { worker, offset } = newWorker({ ackTimeoutMs: 30_000 });
+    await worker.runOnce();
+    expect(await row(id)).toMatchObject({ status: "pending", lastError: "HTTP 503" });
+    peer.mode = "ok";
+    offset.ms = 2_000;
+    await worker.runOnce();
+    expect(await row(id)).toMatchObject({ status: "delivered", ack: "HTTP 200", attempts: 2 });
+    expect(peer.invalid).toEqual([]);
+    expect(peer.received).toHaveLength(1);
+    expect(peer.received[0]!.authorization).toBe("Bearer token");
+  });
+});
