@@ -159,7 +159,7 @@ export async function openDocument<E extends EntityName>(
 ): Promise<OpenedDocument<EntityDocuments[E]>> {
   const stored = local.read();
   const mine = stored && stored.document.id === id ? stored : null;
-  let fresh: Awaited<ReturnType<typeof loadRemote<E>>>;
+  let fresh: (EntityDocuments[E] & { readOnly?: boolean }) | undefined;
   try {
     fresh = await loadRemote(entity, id, mine?.document.version);
   } catch (error) {
