@@ -19,6 +19,7 @@ export default defineConfig({
         test: {
           name: "pglite",
           include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+          globalSetup: ["test/global-setup.ts"],
           provide: { dbKind: "pglite", databaseUrl: "" },
         },
       },

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
@@ -20,6 +20,8 @@ declare module "vitest" {
     dbKind: "pglite" | "postgres";
     /** Server URL of the 'postgres' project; tests create and drop their own database on it. */
     databaseUrl: string;
+    /** A migrated PGlite data-dir archive made once per run by test/global-setup.ts. */
+    pgliteArchive: string;
   }
 }
 
@@ -30,7 +32,10 @@ export type TestRole = "none" | "user" | "admin" | "sysAdmin";
 
 /** A fresh, empty, migrated database: in-memory PGlite, or a throwaway database on the server. */
 export async function createTestDatabase(): Promise<Database> {
-  if (inject("dbKind") !== "postgres") return openDatabase({});
+  if (inject("dbKind") !== "postgres") {
+    const archive = inject("pgliteArchive");
+    return openDatabase({ pgliteArchive: archive === "" ? undefined : new Blob([readFileSync(archive)]) });
+  }
   const serverUrl = inject("databaseUrl");
   const name = `t_${process.pid}_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: serverUrl });

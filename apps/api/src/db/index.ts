@@ -29,6 +29,8 @@ export interface OpenDatabaseOptions {
   databaseUrl?: string | undefined;
   /** PGlite data directory; without it PGlite runs in memory (tests). */
   pgliteDir?: string | undefined;
+  /** A `dumpDataDir()` archive an in-memory PGlite starts from (skips initdb, which is slow in WASM). */
+  pgliteArchive?: Blob | undefined;
   /** Pool size on a PostgreSQL server. */
   poolSize?: number;
 }
@@ -48,7 +50,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     }
     return { db: db as unknown as Db, kind: "postgres", close: () => pool.end() };
   }
-  const client = options.pgliteDir === undefined ? new PGlite() : new PGlite(options.pgliteDir);
+  const client =
+    options.pgliteDir !== undefined
+      ? new PGlite(options.pgliteDir)
+      : new PGlite(options.pgliteArchive === undefined ? {} : { loadDataDir: options.pgliteArchive });
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
   return { db: db as unknown as Db, kind: "pglite", close: () => client.close() };
