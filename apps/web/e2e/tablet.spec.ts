@@ -197,7 +197,7 @@ const pageTitle = (page: Page, title: string) => page.getByRole("heading", { lev
 async function answerFirstPage(page: Page, nickname: string, smoker: "Yes" | "No") {
   await page.getByLabel(/What should we call you\?/).fill(nickname);
   await page
-    .getByRole("group", { name: /Do you smoke\?/ })
+    .getByRole("radiogroup", { name: /Do you smoke\?/ })
     .getByRole("radio", { name: smoker })
     .check();
   if (smoker === "Yes") await page.getByLabel(/How many packs a day\?/).fill("1");
@@ -230,7 +230,7 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
     await expect(nickname).toBeFocused();
     await expect(nickname).toHaveAccessibleDescription("This field is required.");
     await expect(
-      page.getByRole("group", { name: /Do you smoke\?/ }).getByText("This field is required."),
+      page.getByRole("radiogroup", { name: /Do you smoke\?/ }).getByText("This field is required."),
     ).toBeVisible();
     await expect(page).toHaveURL(url(1));
 
@@ -260,7 +260,7 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
     await expect(nickname).toHaveValue("Tess");
 
     await page
-      .getByRole("group", { name: /Do you smoke\?/ })
+      .getByRole("radiogroup", { name: /Do you smoke\?/ })
       .getByRole("radio", { name: "Yes" })
       .check();
     await page.getByRole("button", { name: "Next" }).tap();

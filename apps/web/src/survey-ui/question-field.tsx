@@ -267,7 +267,8 @@ function ChoiceField({ question, path, ctx, prefix }: InputProps & { prefix: str
       data-field={path}
       id={id}
       aria-describedby={describedBy(error !== undefined && errorId, question.help ? helpId : undefined)}
-      aria-required={question.required ? true : undefined}
+      role={multiple ? undefined : "radiogroup"}
+      aria-required={!multiple && question.required ? true : undefined}
     >
       <legend className="sv-title">
         {question.title}

@@ -164,7 +164,7 @@ describe("SurveyRunner", () => {
     expect(name.getAttribute("aria-invalid")).toBe("true");
     const nameError = document.getElementById(name.getAttribute("aria-describedby") ?? "");
     expect(nameError?.textContent).toBe(MESSAGES.required);
-    const smoker = screen.getByRole("group", { name: /Do you smoke\?/ });
+    const smoker = screen.getByRole("radiogroup", { name: /Do you smoke\?/ });
     expect(within(smoker).getByText(MESSAGES.required)).toBeTruthy();
     expect(moves).toEqual([]);
     expect(screen.getByRole("alert").textContent).toContain("2 questions");
@@ -233,7 +233,9 @@ describe("SurveyRunner", () => {
     expect(screen.getByLabelText("Last visit").getAttribute("type")).toBe("date");
     expect(screen.getByLabelText("E-mail").getAttribute("type")).toBe("email");
     expect(screen.getByLabelText("State").tagName).toBe("SELECT");
-    expect(within(screen.getByRole("group", { name: "Pain today" })).getAllByRole("radio")).toHaveLength(6);
+    expect(within(screen.getByRole("radiogroup", { name: "Pain today" })).getAllByRole("radio")).toHaveLength(
+      6,
+    );
     expect(within(screen.getByRole("group", { name: "Address" })).getByLabelText(/City/)).toBeTruthy();
     expect(screen.getByText("Thank you for your answers.")).toBeTruthy();
 

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
 import { Link, Navigate, useNavigate, useParams } from "react-router-dom";
 import {
   answerPaths,
@@ -141,6 +141,11 @@ export function TabletSurveyPage() {
 
   const sessionKey = session === null ? null : `${session.patientId}:${session.clientRequestId}`;
 
+  // Effect events: the queue must outlive re-renders (navigate changes with every page move).
+  const onSubmitted = useEffectEvent((outcome: SaveOutcome) => submitted(outcome));
+  const onSaved = useEffectEvent((outcome: SaveOutcome) => reportRejected(outcome));
+  const onIdle = useEffectEvent(() => finish(`/auth/logout?message=${encodeURIComponent(TIMEOUT_MESSAGE)}`));
+
   useEffect(() => {
     const current = sessionRef.current;
     if (current === null) return;
@@ -159,11 +164,11 @@ export function TabletSurveyPage() {
       if (current.unsent?.isSubmitted) {
         setSubmitting(true);
         void resumed.then((outcome) => {
-          if (!cancelled) submitted(outcome);
+          if (!cancelled) onSubmitted(outcome);
         });
       } else {
         void resumed.then((outcome) => {
-          if (!cancelled) reportRejected(outcome);
+          if (!cancelled) onSaved(outcome);
         });
       }
     }
@@ -176,7 +181,7 @@ export function TabletSurveyPage() {
       // The app leaves for /auth (logout, timeout, 401): nothing of the patient may stay behind.
       if (window.location.pathname.startsWith("/auth")) clearTabletSession(localStorage);
     };
-  }, [sessionKey, update, submitted, reportRejected]);
+  }, [sessionKey, update]);
 
   useEffect(() => {
     const current = sessionRef.current;
@@ -209,7 +214,7 @@ export function TabletSurveyPage() {
       const current = sessionRef.current;
       if (current === null) return;
       const idleFor = Date.now() - current.lastActivityAt;
-      if (idleFor >= idleMs) finish(`/auth/logout?message=${encodeURIComponent(TIMEOUT_MESSAGE)}`);
+      if (idleFor >= idleMs) onIdle();
     };
     const events = ["pointerdown", "keydown", "touchstart"] as const;
     for (const event of events) window.addEventListener(event, onActivity, { passive: true });
@@ -219,7 +224,7 @@ export function TabletSurveyPage() {
       for (const event of events) window.removeEventListener(event, onActivity);
       window.clearInterval(timer);
     };
-  }, [sessionKey, idleMs, update, finish]);
+  }, [sessionKey, idleMs, update]);
 
   if (session === null) return <NoSurvey />;
 
