@@ -57,6 +57,7 @@ export {
 export type { AwvSummary, DirectiveStatus, PhqScore, PhqSeverity } from "./scoring.js";
 export { BUILTIN_SURVEYS } from "./surveys/index.js";
 export {
+  ALTERNATE_FALLS_TENANT_IDS,
   parseTeleAwvQuery,
   TELE_AWV_HIDDEN_FIELDS,
   TELE_AWV_SECTIONS,

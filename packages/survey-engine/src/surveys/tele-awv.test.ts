@@ -5,7 +5,12 @@ import { isQuestionVisible, setSelectedValues } from "../questions.js";
 import { summarizeAwv } from "../scoring.js";
 import type { Answers, EvalContext, Question } from "../types.js";
 import { validateSurvey } from "../validation.js";
-import { parseTeleAwvQuery, teleAwvSurvey, TELE_AWV_SURVEY_ID } from "./tele-awv.js";
+import {
+  ALTERNATE_FALLS_TENANT_IDS,
+  parseTeleAwvQuery,
+  teleAwvSurvey,
+  TELE_AWV_SURVEY_ID,
+} from "./tele-awv.js";
 
 const questions: Question[] = teleAwvSurvey.pages.flatMap((page) => page.questions);
 const byField = (fieldName: string): Question => {
@@ -287,6 +292,10 @@ describe("teleAwvSurvey conditional sections (SPEC 4)", () => {
     ["no", false],
   ])("shows exercise frequency when exercise is %j: %s", (exerciseYesNo, shown) => {
     expect(visible("social.exerciseFrequency", { social: { exerciseYesNo } })).toBe(shown);
+  });
+
+  test("names the spec's three tenants with the alternate falls questions", () => {
+    expect(ALTERNATE_FALLS_TENANT_IDS).toEqual(["sc-duncan-corecarefp", "tx-plano-btpa", "localhost"]);
   });
 
   test("swaps the falls questions for the STEADI set when the tenant asks for it", () => {

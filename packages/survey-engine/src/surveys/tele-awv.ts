@@ -13,6 +13,16 @@ const KEY = "tele-awv";
  */
 export const TELE_AWV_HIDDEN_FIELDS = ["tenant", "patientId", "ptEmail", "ptS", "ptPY", "pt100"] as const;
 
+/**
+ * Tenants that use the STEADI falls question set instead of the default falls questions (SPEC 4, 9); a
+ * seed sets `settings.alternateFalls` for them, and the questionnaire reads only that setting.
+ */
+export const ALTERNATE_FALLS_TENANT_IDS: readonly string[] = [
+  "sc-duncan-corecarefp",
+  "tx-plano-btpa",
+  "localhost",
+];
+
 /** The six hidden fields of a questionnaire link. */
 export type TeleAwvParams = Record<(typeof TELE_AWV_HIDDEN_FIELDS)[number], string>;
 
