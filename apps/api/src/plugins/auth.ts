@@ -72,6 +72,7 @@ async function loadAuth(db: Db, userId: string, tenantId: string) {
  */
 export default fp<{ config: Config }>(
   async (app, { config }) => {
+    const touchIntervalMs = Math.min(TOUCH_INTERVAL_MS, (config.idleTimeoutSeconds * 1000) / 10);
     app.decorateRequest("auth", null);
     app.decorateRequest("audit", async function (this: FastifyRequest, action, entity, entityId) {
       const auth = this.auth;
@@ -99,7 +100,7 @@ export default fp<{ config: Config }>(
         return;
       }
       request.auth = { userId, tenantId, sid: session.sessionId, ...member };
-      if (now - (lastSeenAt ?? 0) >= TOUCH_INTERVAL_MS) session.set("lastSeenAt", now);
+      if (now - (lastSeenAt ?? 0) >= touchIntervalMs) session.set("lastSeenAt", now);
     });
   },
   { name: "auth", dependencies: ["db", "session"] },

@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createTestApp, login, TEST_PASSWORD, type TestApp } from "../../../test/helpers.js";
+
+const XHR = { "x-requested-with": "XMLHttpRequest" };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("session idle timeout", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ config: { idleTimeoutSeconds: 2 } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  test("answers 401 once the idle timeout has passed without use", async () => {
+    const u = await t.createTestTenant();
+    const s = await login(t.app, u.email);
+    await sleep(2300);
+    expect((await s.inject({ method: "GET", url: "/api/auth/keepalive" })).statusCode).toBe(401);
+    expect((await s.inject({ method: "GET", url: "/api/users/me" })).statusCode).toBe(401);
+  });
+
+  test("keeps the session while it is used within the timeout", async () => {
+    const u = await t.createTestTenant();
+    const s = await login(t.app, u.email);
+    for (let i = 0; i < 4; i++) {
+      await sleep(900);
+      expect((await s.inject({ method: "GET", url: "/api/auth/keepalive" })).statusCode).toBe(204);
+    }
+  });
+});
+
+describe("session absolute lifetime", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ config: { absoluteTimeoutSeconds: 2 } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  test("ends a session after its absolute lifetime however busy it is", async () => {
+    const u = await t.createTestTenant();
+    const s = await login(t.app, u.email);
+    await sleep(1000);
+    expect((await s.inject({ method: "GET", url: "/api/auth/keepalive" })).statusCode).toBe(204);
+    await sleep(1300);
+    expect((await s.inject({ method: "GET", url: "/api/auth/keepalive" })).statusCode).toBe(401);
+  });
+});
+
+describe("session store", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  test("keeps sessions in the database so a restarted server still knows them", async () => {
+    const u = await t.createTestTenant();
+    const s = await login(t.app, u.email);
+    const second = await createTestApp({
+      database: t.database,
+      config: { sessionSecret: t.config.sessionSecret },
+    });
+    try {
+      const res = await second.app.inject({
+        method: "GET",
+        url: "/api/users/me",
+        headers: { cookie: s.cookie },
+      });
+      expect(res.statusCode).toBe(200);
+    } finally {
+      await second.close();
+    }
+  });
+
+  test("ignores a forged cookie", async () => {
+    const res = await t.app.inject({
+      method: "GET",
+      url: "/api/users/me",
+      headers: { cookie: "sid=forged.value" },
+    });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe("sign-in throttle", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      throttleLimits: { windowMs: 60_000, perAccountAndAddress: 3, perAccount: 6, perAddress: 10 },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const attempt = (email: string, password: string, remoteAddress: string) =>
+    t.app.inject({
+      method: "POST",
+      url: "/api/auth/sessions",
+      headers: XHR,
+      remoteAddress,
+      payload: { email, password },
+    });
+
+  test("holds back an account at one address after repeated failures, not a colleague at the same address", async () => {
+    const victim = await t.createTestTenant();
+    const colleague = await t.createTestUser(victim.tenantId);
+    for (let i = 0; i < 3; i++)
+      expect((await attempt(victim.email, "wrong guess number x", "10.0.0.7")).statusCode).toBe(401);
+    expect((await attempt(victim.email, TEST_PASSWORD, "10.0.0.7")).statusCode).toBe(429);
+    expect((await attempt(colleague.email, TEST_PASSWORD, "10.0.0.7")).statusCode).toBe(200);
+    expect((await attempt(victim.email, TEST_PASSWORD, "10.0.0.8")).statusCode).toBe(200);
+  });
+
+  test("holds back one address guessing many accounts", async () => {
+    const u = await t.createTestTenant();
+    for (let i = 0; i < 10; i++) await attempt(`nobody${i}@example.test`, "wrong guess number x", "10.9.9.9");
+    expect((await attempt(u.email, TEST_PASSWORD, "10.9.9.9")).statusCode).toBe(429);
+    expect((await attempt(u.email, TEST_PASSWORD, "10.9.9.10")).statusCode).toBe(200);
+  });
+});
