@@ -1,0 +1,281 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq, gt, isNull } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import {
+  objectId,
+  pruneHiddenAnswers,
+  summarizeAwv,
+  TELE_AWV_HIDDEN_FIELDS,
+  TELE_AWV_SURVEY_ID,
+  teleAwvSurvey,
+  validateSurvey,
+  type Answers,
+  type EvalContext,
+} from "@core-care/survey-engine";
+import type { SendAwvEmailRequest, TeleAwvSubmitRequest, TenantSettings } from "@core-care/schema";
+import type { Db } from "../db/index.js";
+import { awvInvitations, safetyAlerts, surveyResults, surveys, tenants } from "../db/schema.js";
+import { AppError, forbidden, notFound } from "../errors.js";
+import type { Mailer } from "./mailer.js";
+import { getPatient } from "./patients.js";
+import { audit } from "./audit.js";
+
+/** How long an invitation link stays valid. */
+export const INVITATION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
+
+/** The refusal of a forged, expired, reused or mismatched link; it never says which, so nothing is probed. */
+export const INVALID_INVITATION = "This Tele-AWV link is not valid. Please ask your care team for a new one.";
+
+/** The kind of the safety alert a positive PHQ-9 item 9 opens. */
+export const SELF_HARM_ALERT_KIND = "phq9-self-harm";
+
+const invalidInvitation = () => new AppError(403, "INVALID_INVITATION", INVALID_INVITATION);
+
+/** Only a SHA-256 of the token is stored: a database leak gives no usable link. */
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+async function tenantSettings(db: Db, tenantId: string): Promise<TenantSettings | undefined> {
+  const [row] = await db.select({ settings: tenants.settings }).from(tenants).where(eq(tenants.id, tenantId));
+  return row?.settings;
+}
+
+/**
+ * The questionnaire link (SPEC 2): exactly six query pairs in the spec's order, then the token and the
+ * tenant's falls question set in the fragment, which browsers never send to a server or a referrer.
+ */
+export function invitationLink(
+  publicUrl: string,
+  params: { tenant: string; patientId: string; ptEmail: string; ptS: boolean; ptPY: boolean; pt100: boolean },
+  token: string,
+  alternateFalls: boolean,
+): string {
+  const query = [
+    ["tenant", params.tenant],
+    ["patientId", params.patientId],
+    ["ptEmail", params.ptEmail],
+    ["ptS", String(params.ptS)],
+    ["ptPY", String(params.ptPY)],
+    ["pt100", String(params.pt100)],
+  ]
+    .map(([name, value]) => `${name}=${encodeURIComponent(value as string)}`)
+    .join("&");
+  return `${publicUrl.replace(/\/+$/, "")}/auth/teleawv?${query}#token=${token}&alternateFalls=${alternateFalls}`;
+}
+
+export interface SendInvitationInput {
+  tenantId: string;
+  userId: string;
+  ip: string;
+  request: SendAwvEmailRequest;
+  publicUrl: string;
+  now?: Date;
+}
+
+/**
+ * POST /api/auth/sendAWVEmail(2): creates a single-use invitation for a patient of the session's tenant
+ * and e-mails its link. Refused for tenants without the Tele-AWV e-mail setting. When the mail cannot be
+ * sent the invitation is removed again, so no link exists that nobody received.
+ */
+export async function sendInvitation(db: Db, mailer: Mailer, input: SendInvitationInput): Promise<string> {
+  const { tenantId, request } = input;
+  if (request.tenant !== tenantId) throw forbidden();
+  const settings = await tenantSettings(db, tenantId);
+  if (settings?.teleAwvEmail !== true) throw forbidden("Tele-AWV e-mail is not enabled for this practice.");
+  await getPatient(db, tenantId, request.ptId);
+
+  const token = randomBytes(32).toString("base64url");
+  const now = input.now ?? new Date();
+  const id = objectId();
+  await db.insert(awvInvitations).values({
+    tenantId,
+    id,
+    tokenHash: hashToken(token),
+    patientId: request.ptId,
+    ptEmail: request.ptEmail.trim().toLowerCase(),
+    ptS: request.ptS,
+    ptPY: request.ptPY,
+    pt100: request.pt100,
+    createdBy: input.userId,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+  });
+
+  const link = invitationLink(
+    input.publicUrl,
+    {
+      tenant: tenantId,
+      patientId: request.ptId,
+      ptEmail: request.ptEmail.trim(),
+      ptS: request.ptS,
+      ptPY: request.ptPY,
+      pt100: request.pt100,
+    },
+    token,
+    settings.alternateFalls,
+  );
+  try {
+    await mailer.send({
+      to: request.ptEmail.trim(),
+      subject: "Your Annual Wellness Visit questionnaire",
+      text:
+        `Your care team asks you to complete your Medicare Annual Wellness Visit questionnaire before your visit.\n\n` +
+        `Open this link to answer the questions (it works once and expires in 14 days):\n${link}\n\n` +
+        `If you did not expect this e-mail, please contact your doctor's office.\n`,
+    });
+  } catch (cause) {
+    await db
+      .delete(awvInvitations)
+      .where(and(eq(awvInvitations.tenantId, tenantId), eq(awvInvitations.id, id)));
+    throw cause;
+  }
+  await audit(db, {
+    tenantId,
+    userId: input.userId,
+    action: "send",
+    entity: "awv-invitation",
+    entityId: id,
+    ip: input.ip,
+  });
+  return id;
+}
+
+function hiddenFieldAnswers(
+  request: TeleAwvSubmitRequest,
+  invitation: { ptS: boolean; ptPY: boolean; pt100: boolean },
+) {
+  return {
+    tenant: request.tenant,
+    patientId: request.patientId,
+    ptEmail: request.ptEmail,
+    ptS: String(invitation.ptS),
+    ptPY: String(invitation.ptPY),
+    pt100: String(invitation.pt100),
+  };
+}
+
+export interface SubmitInput {
+  request: TeleAwvSubmitRequest;
+  publicUrl: string;
+  ip: string;
+  log: FastifyBaseLogger;
+  now?: Date;
+}
+
+/**
+ * POST /api/auth/teleawv (forwarded to sendAWV): accepts the answers only with the valid, unused,
+ * unexpired invitation of that tenant, patient and e-mail. In one transaction it stores a submitted
+ * result of the Tele-AWV survey, marks the invitation used and opens a safety alert when PHQ-9 item 9 is
+ * above 'not at all'; then it e-mails the tenant's safety address. Anything else is refused with nothing
+ * stored. The flags and the falls question set come from the invitation and the tenant, not the browser.
+ */
+export async function submitTeleAwv(db: Db, mailer: Mailer, input: SubmitInput): Promise<string> {
+  const { request } = input;
+  const now = input.now ?? new Date();
+  const [invitation] = await db
+    .select()
+    .from(awvInvitations)
+    .where(eq(awvInvitations.tokenHash, hashToken(request.token)))
+    .limit(1);
+  const matches =
+    invitation !== undefined &&
+    invitation.tenantId === request.tenant &&
+    invitation.patientId === request.patientId &&
+    invitation.ptEmail === request.ptEmail.trim().toLowerCase() &&
+    invitation.usedAt === null &&
+    invitation.expiresAt.getTime() > now.getTime();
+  if (!matches) throw invalidInvitation();
+  const tenantId = invitation.tenantId;
+  const settings = await tenantSettings(db, tenantId);
+  const context: EvalContext = {
+    answers: { ...request.answers, ...hiddenFieldAnswers(request, invitation) },
+    tenant: { id: tenantId, settings: { alternateFalls: settings?.alternateFalls === true } },
+  };
+  const issues = validateSurvey(teleAwvSurvey, context.answers, context);
+  if (issues.length > 0) {
+    throw new AppError(400, "BAD_REQUEST", "Some answers are missing or invalid.", {
+      errors: issues.map((issue) => ({ field: issue.field, message: issue.message })),
+    });
+  }
+  const answers: Answers = { ...pruneHiddenAnswers(teleAwvSurvey, context) };
+  for (const field of TELE_AWV_HIDDEN_FIELDS) delete answers[field];
+  const [survey] = await db
+    .select({ version: surveys.version })
+    .from(surveys)
+    .where(and(eq(surveys.tenantId, tenantId), eq(surveys.id, TELE_AWV_SURVEY_ID)));
+  if (survey === undefined) throw notFound("Survey");
+
+  const resultId = objectId();
+  const selfHarm = summarizeAwv(answers).phq9Item9Positive;
+  await db.transaction(async (tx) => {
+    // Under concurrent submissions PostgreSQL re-checks `used_at is null` after the first one commits,
+    // so exactly one claims the invitation and the others store nothing.
+    const claimed = await tx
+      .update(awvInvitations)
+      .set({ usedAt: now, resultId })
+      .where(
+        and(
+          eq(awvInvitations.tenantId, tenantId),
+          eq(awvInvitations.id, invitation.id),
+          isNull(awvInvitations.usedAt),
+          gt(awvInvitations.expiresAt, now),
+        ),
+      )
+      .returning({ id: awvInvitations.id });
+    if (claimed.length === 0) throw invalidInvitation();
+    await tx.insert(surveyResults).values({
+      tenantId,
+      id: resultId,
+      surveyId: TELE_AWV_SURVEY_ID,
+      surveyTenantId: tenantId,
+      surveyVersion: survey.version,
+      patientId: invitation.patientId,
+      clientRequestId: `teleawv-${invitation.id}`,
+      answers,
+      isSubmitted: true,
+      submittedAt: now,
+      createdBy: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (selfHarm) {
+      await tx
+        .insert(safetyAlerts)
+        .values({
+          tenantId,
+          id: objectId(),
+          resultId,
+          patientId: invitation.patientId,
+          kind: SELF_HARM_ALERT_KIND,
+          message: "PHQ-9 item 9: thoughts of self-harm reported on a Tele-AWV questionnaire. Review today.",
+          createdAt: now,
+        })
+        .onConflictDoNothing();
+    }
+    await audit(tx, {
+      tenantId,
+      userId: null,
+      action: "submit",
+      entity: "survey-result",
+      entityId: resultId,
+      ip: input.ip,
+    });
+  });
+
+  const alertTo = settings?.safetyAlertEmail;
+  if (selfHarm && alertTo !== undefined) {
+    try {
+      await mailer.send({
+        to: alertTo,
+        subject: "Core Care safety alert: PHQ-9 item 9 positive",
+        text:
+          `A patient's Tele-AWV questionnaire reported thoughts of self-harm (PHQ-9 item 9).\n\n` +
+          `Please review it today:\n${input.publicUrl.replace(/\/+$/, "")}/results/${resultId}\n`,
+      });
+    } catch (cause) {
+      input.log.error({ err: { message: (cause as Error).message }, resultId }, "safety alert mail failed");
+    }
+  }
+  return resultId;
+}
