@@ -27,8 +27,8 @@ interface ResultDetail extends ResultSummary {
 const hex = (bytes: number) => randomBytes(bytes).toString("hex");
 
 /**
- * A five-page survey: page 2 shows only for smokers, page 4 only for pain above 3, and the
- * packs-per-day question only for smokers.
+ * A six-page survey: page 2 shows only for smokers, page 4 only for pain above 3, the
+ * packs-per-day question only for smokers, and page 6 has text but no inputs.
  */
 function journeySurvey(id: string, title: string) {
   return {
@@ -129,6 +129,19 @@ function journeySurvey(id: string, title: string) {
         conditions: [],
         questions: [
           { id: "q8", type: "textarea", fieldName: "notes", title: "Anything else you want us to know?" },
+        ],
+      },
+      {
+        id: "p6",
+        title: "Thank you",
+        conditions: [],
+        questions: [
+          {
+            id: "q9",
+            type: "html",
+            fieldName: "thanks",
+            title: "Thank you. Press Submit to send your answers.",
+          },
         ],
       },
     ],
@@ -249,7 +262,6 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
     await page.getByRole("button", { name: "Next" }).tap();
     await expect(pageTitle(page, "Anything else")).toBeVisible();
     await expect(page).toHaveURL(url(5));
-    await expect(page.getByRole("button", { name: "Submit" })).toBeVisible();
 
     await page.getByRole("button", { name: "Previous" }).tap();
     await expect(page).toHaveURL(url(3));
@@ -282,14 +294,90 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
       page.getByRole("group", { name: /Where does it hurt\?/ }).getByText("This field is required."),
     ).toBeVisible();
     await expect(page.getByRole("checkbox", { name: "Head" })).toBeFocused();
+    await page.getByRole("checkbox", { name: "Legs" }).check();
 
+    const saves: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && request.url().endsWith("/api/surveyresults")) {
+        saves.push(request.postData() ?? "");
+      }
+    });
+    const saved = () => page.waitForResponse((r) => r.url().endsWith("/api/surveyresults") && r.ok());
+    let response = saved();
+    await page.getByRole("button", { name: "Next" }).tap();
+    await response;
+    response = saved();
+    await page.getByRole("button", { name: "Next" }).tap();
+    await response;
+    await expect(pageTitle(page, "Thank you")).toBeVisible();
+    await expect(page).toHaveURL(url(6));
+    await expect(page.getByRole("button", { name: "Submit" })).toBeVisible();
+    expect(saves).toHaveLength(2);
+
+    // Leaving a page without inputs saves nothing; the next move from a page with inputs does.
+    await page.getByRole("button", { name: "Previous" }).tap();
+    await expect(page).toHaveURL(url(5));
+    await page.getByLabel("Anything else you want us to know?").fill("Nothing more");
+    response = saved();
+    await page.getByRole("button", { name: "Next" }).tap();
+    await response;
+    expect(saves).toHaveLength(3);
+    expect(JSON.parse(saves[2] ?? "{}")).toMatchObject({
+      isSubmitted: false,
+      answers: { notes: "Nothing more" },
+    });
+
+    const results = await resultsOf(api, patient.id);
+    expect(results).toHaveLength(1);
+    expect((await resultDetail(api, results[0]?.id ?? "")).answers).toEqual({
+      nickname: "Tess",
+      smoker: "yes",
+      packs: 2,
+      callback: "555-123-4567",
+      quitTried: "no",
+      painLevel: 7,
+      painAreas: ["legs"],
+      notes: "Nothing more",
+    });
+  });
+
+  test("holds the saves made while the first is on its way and sends them with its id", async ({ page }) => {
+    await handOver(page, patient, survey.title);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const bodies: { id?: string; clientRequestId: string; answers: Record<string, unknown> }[] = [];
+    await page.route("**/api/surveyresults", async (route) => {
+      bodies.push(route.request().postDataJSON() as (typeof bodies)[number]);
+      if (bodies.length === 1) await held;
+      await route.fallback();
+    });
+
+    await answerFirstPage(page, "Tess", "Yes");
+    await page.getByRole("button", { name: "Next" }).tap();
+    await expect(pageTitle(page, "Smoking")).toBeVisible();
+    await page.getByRole("radio", { name: "Yes" }).check();
+    await page.getByRole("button", { name: "Next" }).tap();
+    await expect(pageTitle(page, "Pain")).toBeVisible();
+    await page.getByRole("radio", { name: "0", exact: true }).check();
+    await page.getByRole("button", { name: "Next" }).tap();
+    await expect(pageTitle(page, "Anything else")).toBeVisible();
+    expect(bodies).toHaveLength(1);
+
+    release();
+    await expect.poll(() => bodies.length).toBe(2);
+    const [first, second] = bodies;
+    expect(first).not.toHaveProperty("id");
+    expect(second?.clientRequestId).toBe(first?.clientRequestId);
+    expect(second?.answers).toMatchObject({ quitTried: "yes", painLevel: 0 });
     await expect
       .poll(async () => {
-        const [only] = await resultsOf(api, patient.id);
-        return only ? (await resultDetail(api, only.id)).answers : null;
+        const results = await resultsOf(api, patient.id);
+        return results.length === 1 && results[0]
+          ? (await resultDetail(api, results[0].id)).answers
+          : results;
       })
-      .toMatchObject({ nickname: "Tess", smoker: "yes", packs: 2, quitTried: "no", painLevel: 7 });
-    expect(await resultsOf(api, patient.id)).toHaveLength(1);
+      .toMatchObject({ nickname: "Tess", packs: 1, quitTried: "yes", painLevel: 0 });
+    expect(second?.id).toBe((await resultsOf(api, patient.id))[0]?.id);
   });
 
   test("alerts the server's message when a save fails and sends the answers with the next save", async ({
@@ -370,6 +458,8 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
 
     const secret = `private note ${hex(4)}`;
     await page.getByLabel("Anything else you want us to know?").fill(secret);
+    await page.getByRole("button", { name: "Next" }).tap();
+    await expect(pageTitle(page, "Thank you")).toBeVisible();
     await page.getByRole("button", { name: "Submit" }).tap();
     await page.waitForURL("**/auth/login");
 
@@ -391,6 +481,26 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
     );
     expect(typed.filter((value) => value.includes("Tess") || value.includes("private note"))).toEqual([]);
     expect(await page.evaluate((key) => localStorage.getItem(key), SESSION_KEY)).toBeNull();
+  });
+
+  test("clears the patient's answers and signs out after the idle timeout", async ({ page }) => {
+    await page.clock.install();
+    await handOver(page, patient, survey.title);
+    const secret = `idle ${hex(4)}`;
+    await page.getByLabel(/What should we call you\?/).fill(secret);
+    expect(await page.evaluate((key) => localStorage.getItem(key), SESSION_KEY)).toContain(secret);
+
+    await page.clock.fastForward("24:05");
+
+    await page.waitForURL(/\/auth\/login/);
+    await expect(page.getByText("Your session has timed out due to inactivity.")).toBeVisible();
+    expect(await page.evaluate((key) => localStorage.getItem(key), SESSION_KEY)).toBeNull();
+    await page.goBack();
+    await expect(page.getByText(secret)).toHaveCount(0);
+    const typed = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLInputElement>("input")].map((input) => input.value),
+    );
+    expect(typed).not.toContain(secret);
   });
 
   test("keeps the patient in the survey until staff sign in again", async ({ page }) => {
