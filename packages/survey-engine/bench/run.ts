@@ -27,7 +27,7 @@ function cpuMilliseconds(): number {
   return (usage.user + usage.system) / 1000;
 }
 
-/** Runs `pass` (one pass = `perPass` operations) until `SECONDS` have gone by, after a warm-up. */
+// Runs `pass` (one pass = `perPass` operations) until `SECONDS` have gone by, after a warm-up.
 function measure(name: string, perPass: number, pass: () => number): Row {
   let sink = pass();
   const started = performance.now();

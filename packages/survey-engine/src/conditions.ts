@@ -46,7 +46,7 @@ function isComparable(value: unknown): value is Primitive {
   return type === "number" || type === "string" || type === "boolean" || type === "bigint";
 }
 
-/** JavaScript's relational comparison of raw values: two strings by code units, anything else as numbers. */
+// JavaScript's relational comparison of raw values: two strings by code units, anything else as numbers.
 function compareRaw(answer: unknown, expected: unknown): number {
   if (!hasResponse(answer) || !isComparable(answer) || !isComparable(expected)) return Number.NaN;
   if (typeof answer === "string" && typeof expected === "string") {
@@ -58,7 +58,7 @@ function compareRaw(answer: unknown, expected: unknown): number {
 type Getter = (context: EvalContext) => unknown;
 type Predicate = (context: EvalContext) => boolean;
 
-/** Keys no object or list inherits, so a plain property read cannot reach a prototype. */
+// Keys no object or list inherits, so a plain property read cannot reach a prototype.
 function isPlainKey(key: string): boolean {
   return !isUnsafeKey(key) && !(key in Object.prototype) && !(key in Array.prototype);
 }

@@ -127,10 +127,9 @@ function directive(answers: Answers, field: string): DirectiveStatus {
   return value === "yes" || value === "no" || value === "unknown" ? value : null;
 }
 
-/**
- * Fall risk: with STEADI "Stay Independent" answers (the alternate question set), a score of 4 or more;
- * otherwise a "yes" to any default falls question (STEADI: fallen in the past year, unsteady, worried).
- */
+// Fall risk: with STEADI "Stay Independent" answers (the alternate question set), a score of 4 or more;
+// otherwise a "yes" to any default falls question, as with STEADI's three key questions (fallen in the
+// past year, unsteady when standing or walking, worried about falling): one "yes" screens positive.
 function fallRisk(answers: Answers): boolean {
   const steadi = Object.entries(STEADI_POINTS).filter(([field]) => text(answers, field) !== null);
   if (steadi.length > 0) {
@@ -143,12 +142,10 @@ function fallRisk(answers: Answers): boolean {
   return FALL_SCREEN_FIELDS.some((field) => text(answers, field) === "yes");
 }
 
-/**
- * Tobacco: `social.smokeYesNoQuit` is 'never', 'quit' (more than 15 years ago), 'quitRecent' (within the
- * last 15 years) or 'yes'. The lung cancer screening prompt follows USPSTF 2013 (a 30 pack-year history and
- * smoking now or within the last 15 years; 2021 lowered it to 20, which the 30 pack-year question still
- * satisfies) and holds unless `social.lungCancer` says a screening was done in the past year.
- */
+// Tobacco: `social.smokeYesNoQuit` is 'never', 'quit' (more than 15 years ago), 'quitRecent' (within the
+// last 15 years) or 'yes'. The lung cancer screening prompt follows USPSTF 2013 (a 30 pack-year history and
+// smoking now or within the last 15 years; 2021 lowered it to 20, which the 30 pack-year question still
+// satisfies) and holds unless `social.lungCancer` says a screening was done in the past year.
 function tobacco(answers: Answers): AwvSummary["tobacco"] {
   const answer = text(answers, "social.smokeYesNoQuit");
   const status =
@@ -168,10 +165,8 @@ function tobacco(answers: Answers): AwvSummary["tobacco"] {
   };
 }
 
-/**
- * Alcohol (AUDIT-C items): frequency as answered, drinks per day as the lower bound of the chosen band
- * (1, 3, 5, 7, 10), binge when six or more drinks on one occasion happens at all.
- */
+// Alcohol (AUDIT-C items): frequency as answered, drinks per day as the lower bound of the chosen band
+// (1, 3, 5, 7, 10), binge when six or more drinks on one occasion happens at all.
 function alcohol(answers: Answers): AwvSummary["alcohol"] {
   const frequency = text(answers, "social.alcoholfrequency");
   const drinks = text(answers, "social.drinksPerDay");

@@ -121,7 +121,7 @@ const PAIN_FREQUENCY = choices([
   ["3", "Every day"],
 ]);
 
-/** The 18 body parts of the pain-location question, stored at pain.locations0 to pain.locations17. */
+// The 18 body parts of the pain-location question, stored at pain.locations0 to pain.locations17.
 const PAIN_LOCATIONS: ReadonlyArray<readonly [string, string]> = [
   ["head", "Head"],
   ["neck", "Neck"],
@@ -164,7 +164,8 @@ const DIRECTIVE_CHOICES = choices([
   ["unknown", "I Don't Know"],
 ]);
 
-/** Smoking status values: 'never' and the two 'quit' values are the spec's; every other value means a current smoker. */
+// 'never' and 'quit' are the spec's values; as SPEC 3 says, any other ('yes', 'quitRecent') counts as
+// current smoking for the follow-up questions, matching USPSTF's "smoke now or quit within 15 years".
 const SMOKING_STATUS = "social.smokeYesNoQuit";
 
 const smokesOrQuitRecently: Condition[] = [
@@ -201,7 +202,7 @@ const alternateFalls = (shown: boolean): Condition[] => [
   when("tenant.settings.alternateFalls", shown ? "Equals" : "Not Equals", true),
 ];
 
-/** CDC STEADI "Stay Independent" checklist; points in scoring.ts. */
+// CDC STEADI "Stay Independent" checklist; points in scoring.ts.
 const STEADI_ITEMS: ReadonlyArray<readonly [string, string]> = [
   ["steadiFallen", "I have fallen in the past year."],
   ["steadiCane", "I use or have been advised to use a cane or walker to get around safely."],
