@@ -24,6 +24,8 @@ import surveyResultsRoutes from "./routes/survey-results/index.js";
 import surveysRoutes from "./routes/surveys/index.js";
 import tenantsRoutes from "./routes/tenants/index.js";
 import usersRoutes from "./routes/users/index.js";
+import deliveryRoutes from "./delivery/routes.js";
+import deliveryWorkerPlugin from "./delivery/plugin.js";
 import { isEmptyDatabase, seedDemoData } from "./seed.js";
 import { serializerCompiler } from "./serializer.js";
 import { LoginThrottle, type ThrottleLimits } from "./services/login-throttle.js";
@@ -60,6 +62,7 @@ const ROUTES = [
   interfacesRoutes,
   alertsRoutes,
   auditRoutes,
+  deliveryRoutes,
 ];
 
 /** Builds the Fastify app; only src/server.ts listens. */
@@ -67,7 +70,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   const app = Fastify({
     logger: loggerOptions(config),
     bodyLimit: 2 * 1024 * 1024,
-    trustProxy: false,
+    trustProxy: config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -83,6 +86,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(csrfPlugin);
   await app.register(rateLimitPlugin, { config });
   await app.register(noStorePlugin);
+  await app.register(deliveryWorkerPlugin);
 
   for (const routes of ROUTES) await app.register(routes, { prefix: "/api" });
   await app.register(webPlugin, { config });

@@ -31,6 +31,8 @@ export interface Config {
   seedOnStart: boolean;
   /** API requests per minute per signed-in user (per address before sign-in). */
   rateLimitPerMinute: number;
+  /** Behind a TLS-terminating proxy: trust its X-Forwarded-Proto and X-Forwarded-For. */
+  trustProxy: boolean;
 }
 
 const blankToUndefined = (v: unknown) => (v === "" ? undefined : v);
@@ -51,6 +53,7 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SEED_ON_START: z.enum(["true", "false"]).default("true"),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  TRUST_PROXY: z.enum(["true", "false"]).default("false"),
 });
 
 /** Reads the session secret from DATA_DIR, making and keeping one on first start. */
@@ -94,5 +97,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     seedOnStart: e.SEED_ON_START === "true",
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    trustProxy: e.TRUST_PROXY === "true",
   };
 }

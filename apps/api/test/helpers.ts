@@ -77,6 +77,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     logLevel: "silent",
     seedOnStart: false,
     rateLimitPerMinute: 100_000,
+    trustProxy: false,
     ...overrides,
   };
 }
@@ -211,4 +212,10 @@ export function asSession(app: FastifyInstance, cookie: string, me: Me): Session
     headers,
     inject: (options) => app.inject({ ...options, headers: { ...headers, ...(options.headers ?? {}) } }),
   };
+}
+
+/** The field names of a 400 answer, in order. */
+export function errorFields(response: LightMyRequestResponse): string[] {
+  const body = response.json<{ responseStatus?: { errors?: { field: string }[] } }>();
+  return (body.responseStatus?.errors ?? []).map((e) => e.field);
 }
