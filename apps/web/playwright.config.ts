@@ -38,8 +38,8 @@ export default defineConfig({
   webServer: {
     command: "pnpm --filter @core-care/api start",
     url: `http://127.0.0.1:${port}/api/config`,
-    reuseExistingServer: false,
-    timeout: 120_000,
+    reuseExistingServer: !process.env.CI,
+    timeout: 180_000,
     stdout: "ignore",
     stderr: "pipe",
     env: {

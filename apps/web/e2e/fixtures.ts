@@ -1,6 +1,10 @@
-import { readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { expect, test as base, type Page } from "@playwright/test";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test as base, type Page, type Route } from "@playwright/test";
 
 /** The demo users the API seeds on a fresh database. */
 export const DEMO_USERS = {
@@ -26,10 +30,10 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/
 export async function login(
   page: Page,
   email: string,
-  options: { password?: string; redirect?: string } = {},
+  options: { password?: string; redirect?: string; baseURL?: string } = {},
 ) {
   const query = options.redirect ? `?redirect=${encodeURIComponent(options.redirect)}` : "";
-  await page.goto(`/auth/login${query}`);
+  await page.goto(`${options.baseURL ?? ""}/auth/login${query}`);
   await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Password").fill(options.password ?? DEMO_PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();
@@ -43,10 +47,11 @@ interface AxeViolation {
   nodes: { target: unknown[] }[];
 }
 
-/** Runs axe-core on the page and fails on any serious or critical violation. */
+/** Injects axe-core (axe-core/axe.min.js) into the page, runs it and fails on any serious or critical violation. */
 export async function expectNoSeriousA11yViolations(page: Page) {
   const loaded = await page.evaluate(() => "axe" in window);
-  if (!loaded) await page.addScriptTag({ content: axeSource });
+  // Evaluated through the DevTools protocol, so the app's Content-Security-Policy stays in force.
+  if (!loaded) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const axe = (
       window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: AxeViolation[] }> } }
@@ -63,6 +68,77 @@ export async function expectNoSeriousA11yViolations(page: Page) {
   expect(serious, JSON.stringify(serious, null, 2)).toEqual([]);
 }
 
+/**
+ * Rewrites the app page's `<body data-user>` so the user's tenant list lacks the current tenant
+ * (SPEC 4 multi-tenant check), keeping only `keep`.
+ */
+export function withTenantList(keep: string[]) {
+  return async (route: Route) => {
+    const response = await route.fetch();
+    const list = keep.map((t) => `&quot;${t}&quot;`).join(",");
+    const html = (await response.text()).replace(
+      /&quot;tenants&quot;:\[[^\]]*\]/,
+      `&quot;tenants&quot;:[${list}]`,
+    );
+    await route.fulfill({ response, body: html });
+  };
+}
+
 /** Playwright's test with the shared helpers. */
 export const test = base;
 export { expect };
+
+/** A second API server started by a test with its own environment and a fresh database. */
+export interface ExtraServer {
+  baseURL: string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts the real API server (serving the built web app) on a free port with `env` added, on a new
+ * embedded database, and waits until it answers GET /api/config.
+ */
+export async function startServer(env: Record<string, string>): Promise<ExtraServer> {
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+  const dataDir = mkdtempSync(join(tmpdir(), "core-care-e2e-extra-"));
+  const child = spawn("pnpm", ["--filter", "@core-care/api", "start"], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      NODE_ENV: "test",
+      DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      ...env,
+    },
+    stdio: "ignore",
+    detached: true,
+  });
+  const baseURL = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.pid && child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      process.kill(-child.pid, "SIGTERM");
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 170_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    try {
+      const response = await fetch(`${baseURL}/api/config`);
+      if (response.ok) return { baseURL, stop };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  await stop();
+  throw new Error(`the API server on port ${port} did not start`);
+}

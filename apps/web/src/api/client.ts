@@ -195,8 +195,10 @@ async function request<T>(
     if (response.ok) return data as T;
     const error = toApiError(response, data);
     if (!opts.handleErrors) {
-      if (response.status === 401) config.onUnauthorized(currentLocation());
-      else showErrorBanner(error.message);
+      // Later 401s of requests that were in flight arrive after the move to /auth and must not overwrite the location.
+      if (response.status === 401) {
+        if (!window.location.pathname.startsWith("/auth/")) config.onUnauthorized(currentLocation());
+      } else showErrorBanner(error.message);
     }
     throw error;
   } finally {

@@ -17,6 +17,15 @@ const TenantsPage = lazy(() => import("./admin/tenants-page"));
 const LocationsPage = lazy(() => import("./admin/locations-page"));
 const InterfacesPage = lazy(() => import("./admin/interfaces-page"));
 const AccountPage = lazy(() => import("./account/account-page"));
+const SurveysPage = lazy(() => import("../designer/surveys-page"));
+const SurveyDesignerPage = lazy(() => import("../designer/survey-designer-page"));
+const ReportDesignerPage = lazy(() => import("../designer/report-designer-page"));
+
+/** Where "/" leads (SPEC 2: the configured default URL); "/" itself would loop, so it means the patient list. */
+export function homeUrl(config: ClientConfig): string {
+  const url = config.defaultUrl.trim();
+  return url === "" || url === "/" ? "/patients" : url;
+}
 
 function Loading() {
   return <div className="page-loading" aria-busy="true" />;
@@ -49,13 +58,16 @@ export default function PortalRoutes() {
     <Shell me={me}>
       <Suspense fallback={<Loading />}>
         <Routes>
-          <Route index element={<Navigate to={defaultRedirect(config.defaultUrl)} replace />} />
+          <Route index element={<Navigate to={defaultRedirect(homeUrl(config))} replace />} />
           <Route path="patients" element={<PatientsPage />} />
           <Route path="patients/new" element={<PatientPage />} />
           <Route path="patients/:patientId" element={<PatientPage />} />
           <Route path="results" element={<ResultsPage />} />
           <Route path="results/:resultId" element={<ResultPage />} />
           <Route path="reports" element={<ReportsPage />} />
+          <Route path="reports/:reportId/edit" element={<ReportDesignerPage />} />
+          <Route path="surveys" element={<SurveysPage />} />
+          <Route path="surveys/:surveyId" element={<SurveyDesignerPage />} />
           <Route path="users" element={<UsersPage />} />
           <Route path="tenants" element={<TenantsPage />} />
           <Route path="locations" element={<LocationsPage />} />

@@ -14,6 +14,7 @@ const NAV: NavItem[] = [
   { to: "/patients", label: "Patients", visible: () => true },
   { to: "/results", label: "Survey results", visible: () => true },
   { to: "/reports", label: "Reports", visible: () => true },
+  { to: "/surveys", label: "Surveys", visible: (r) => hasRole(r, "admin") || hasRole(r, "sysAdmin") },
   { to: "/users", label: "Users", visible: (r) => hasRole(r, "admin") || hasRole(r, "sysAdmin") },
   { to: "/locations", label: "Locations", visible: (r) => hasRole(r, "admin") || hasRole(r, "sysAdmin") },
   { to: "/interfaces", label: "Interfaces", visible: (r) => hasRole(r, "admin") || hasRole(r, "sysAdmin") },

@@ -1,0 +1,172 @@
+import {
+  DEMO_PASSWORD,
+  DEMO_USERS,
+  expect,
+  expectNoSeriousA11yViolations,
+  login,
+  test,
+  withTenantList,
+} from "./fixtures";
+
+test.describe("HTTP client behaviours", () => {
+  test("a 401 records the location, goes to logout and login, and returns there after signing in", async ({
+    page,
+    context,
+  }) => {
+    await login(page, DEMO_USERS.staff, { redirect: "/reports" });
+    await context.clearCookies();
+    await page.getByRole("link", { name: "Survey results" }).click();
+    await page.waitForURL(/\/auth\/login\?redirect=/);
+    expect(new URL(page.url()).searchParams.get("redirect")).toBe("/results");
+    await page.getByLabel("E-mail").fill(DEMO_USERS.staff);
+    await page.getByLabel("Password").fill(DEMO_PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(/\/results$/);
+    await expect(page.getByRole("heading", { name: "Survey results" })).toBeVisible();
+  });
+
+  test("shows the server's message in the error banner for 10 seconds", async ({ page }) => {
+    await login(page, DEMO_USERS.staff, { redirect: "/reports" });
+    await page.route("**/api/surveyresults?*", (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: "application/json",
+        body: JSON.stringify({
+          responseStatus: { status: 500, message: "The results store is unavailable." },
+        }),
+      }),
+    );
+    await page.getByRole("link", { name: "Survey results" }).click();
+    const banner = page.getByTestId("error-banner");
+    await expect(banner).toHaveText(/The results store is unavailable\./);
+    await expect(
+      page.getByRole("alert").filter({ hasText: "The results store is unavailable." }),
+    ).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    await page.waitForTimeout(8_000);
+    await expect(banner).toBeVisible();
+    await expect(banner).toBeHidden({ timeout: 5_000 });
+  });
+
+  test("shows the HTTP status text when the server sends no message", async ({ page }) => {
+    await login(page, DEMO_USERS.staff, { redirect: "/reports" });
+    await page.route("**/api/surveyresults?*", (route) => route.fulfill({ status: 503, body: "" }));
+    await page.getByRole("link", { name: "Survey results" }).click();
+    await expect(page.getByTestId("error-banner")).toHaveText(/Service Unavailable/);
+  });
+
+  test("shows 'Processing...' while a request runs and hides it when all finish", async ({ page }) => {
+    await login(page, DEMO_USERS.staff, { redirect: "/reports" });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/surveyresults?*", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole("link", { name: "Survey results" }).click();
+    const indicator = page.getByRole("status").filter({ hasText: "Processing..." });
+    await expect(indicator).toBeVisible();
+    release();
+    await expect(indicator).toBeHidden();
+    await expect(page.locator(".processing")).not.toHaveClass(/is-visible/);
+  });
+});
+
+test.describe("routes", () => {
+  test("'/' goes to the configured default and a trailing slash is removed", async ({ page }) => {
+    await login(page, DEMO_USERS.staff);
+    await expect(page).toHaveURL(/\/patients$/);
+    await page.goto("/results/?duration=5");
+    await expect(page).toHaveURL(/\/results\?duration=5$/);
+  });
+
+  test("an unknown path is loaded in full, and says not found when the server answers with the app", async ({
+    page,
+  }) => {
+    await login(page, DEMO_USERS.staff, { redirect: "/reports" });
+    await page.evaluate(() => {
+      (window as unknown as { marker: number }).marker = 1;
+      history.pushState({}, "", "/no-such-screen");
+      dispatchEvent(new PopStateEvent("popstate"));
+    });
+    await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+    expect(await page.evaluate(() => "marker" in window)).toBe(false);
+    await expectNoSeriousA11yViolations(page);
+  });
+});
+
+test.describe("tenants", () => {
+  test("a multi-tenant user switches tenant", async ({ page }) => {
+    await login(page, DEMO_USERS.multi, { redirect: "/reports" });
+    const picker = page.getByLabel("Tenant");
+    await expect(picker).toHaveValue("demo");
+    await expect(picker.locator("option")).toHaveText(["Demo Family Practice", "Demo Internal Medicine"]);
+    await picker.selectOption("demo2");
+    await expect(page.getByLabel("Tenant")).toHaveValue("demo2");
+    const me = (await (await page.request.get("/api/users/me")).json()) as { tenant: { id: string } };
+    expect(me.tenant.id).toBe("demo2");
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  test("a multi-tenant user whose tenant list lacks the current tenant is sent to logout, not on the login page", async ({
+    page,
+  }) => {
+    await login(page, DEMO_USERS.multi, { redirect: "/reports" });
+    await page.route("**/results", withTenantList(["demo2"]));
+    await page.goto("/results");
+    await page.waitForURL(/\/auth\/login/);
+    await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+  });
+});
+
+test.describe("account", () => {
+  test("the user-name link opens the account page with the edit-account modal", async ({ page }) => {
+    await login(page, DEMO_USERS.admin, { redirect: "/reports" });
+    await page.getByRole("link", { name: /^Account of / }).click();
+    await expect(page).toHaveURL(/\/account$/);
+    const dialog = page.getByRole("dialog", { name: "Edit account" });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByLabel("E-mail")).toHaveAttribute("readonly", "");
+    await expect(dialog.getByLabel("E-mail")).toHaveValue(DEMO_USERS.admin);
+    await expect(dialog.getByRole("button", { name: "Cancel" })).toBeVisible();
+    await expect(dialog.getByRole("button", { name: "Save & Continue" })).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+
+    await dialog.getByLabel("First name").fill("");
+    await dialog.getByRole("button", { name: "Save & Continue" }).click();
+    await expect(dialog).toBeVisible();
+    expect(
+      await dialog.getByLabel("First name").evaluate((el: HTMLInputElement) => el.validity.valueMissing),
+    ).toBe(true);
+
+    await dialog.getByLabel("First name").fill("Adela");
+    await dialog.getByLabel("Current password").fill(DEMO_PASSWORD);
+    await dialog.getByRole("button", { name: "Save & Continue" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole("link", { name: /^Account of Adela / })).toBeVisible();
+    await page.getByRole("button", { name: "Edit account" }).click();
+    await expect(dialog.getByLabel("Current password")).toHaveValue("");
+    await expect(dialog.getByLabel("First name")).toHaveValue("Adela");
+  });
+
+  test("modals close on the close button, a backdrop click, Escape and the close event", async ({ page }) => {
+    await login(page, DEMO_USERS.staff, { redirect: "/account" });
+    const dialog = page.getByRole("dialog", { name: "Edit account" });
+    const reopen = () => page.getByRole("button", { name: "Edit account" }).click();
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await expect(dialog).toBeHidden();
+    await reopen();
+    await page.getByTestId("modal-backdrop").click({ position: { x: 5, y: 5 } });
+    await expect(dialog).toBeHidden();
+    await reopen();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await reopen();
+    await page.evaluate(() => window.dispatchEvent(new Event("core-care:modal-close")));
+    await expect(dialog).toBeHidden();
+    await reopen();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog).toBeHidden();
+  });
+});
