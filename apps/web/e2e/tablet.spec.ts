@@ -27,8 +27,9 @@ interface ResultDetail extends ResultSummary {
 const hex = (bytes: number) => randomBytes(bytes).toString("hex");
 
 /**
- * A six-page survey: page 2 shows only for smokers, page 4 only for pain above 3, the
- * packs-per-day question only for smokers, and page 6 has text but no inputs.
+ * A six-page survey: page 2 shows only for smokers, page 4 only for pain above 3, page 5 only
+ * for patients over 65 (the test patient is), the packs-per-day question only for smokers, a
+ * screening question only for men (the test patient is a woman), and page 6 has no inputs.
  */
 function journeySurvey(id: string, title: string) {
   return {
@@ -126,9 +127,16 @@ function journeySurvey(id: string, title: string) {
       {
         id: "p5",
         title: "Anything else",
-        conditions: [],
+        conditions: [{ fieldName: "age", action: "Greater Than", fieldValue: 65, joinType: "and" }],
         questions: [
           { id: "q8", type: "textarea", fieldName: "notes", title: "Anything else you want us to know?" },
+          {
+            id: "q10",
+            type: "date",
+            fieldName: "prostateScreening",
+            title: "Date of your last prostate screening",
+            visibleWhen: [{ fieldName: "sex", action: "Equals", fieldValue: "M", joinType: "and" }],
+          },
         ],
       },
       {
@@ -262,6 +270,7 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
     await page.getByRole("button", { name: "Next" }).tap();
     await expect(pageTitle(page, "Anything else")).toBeVisible();
     await expect(page).toHaveURL(url(5));
+    await expect(page.getByLabel("Date of your last prostate screening")).toHaveCount(0);
 
     await page.getByRole("button", { name: "Previous" }).tap();
     await expect(page).toHaveURL(url(3));

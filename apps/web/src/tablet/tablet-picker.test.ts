@@ -1,0 +1,30 @@
+import { describe, expect, test } from "vitest";
+import { surveyChoices } from "./tablet-picker";
+
+describe("surveyChoices", () => {
+  test("puts assigned surveys first and orders each part with the wellness exams on top", () => {
+    const all = [
+      { id: "a", title: "Annual Wellness Visit" },
+      { id: "b", title: "Welcome to Medicare Exam" },
+      { id: "c", title: "Depression follow-up" },
+      { id: "d", title: "Core Care Wellness Exam" },
+      { id: "e", title: "Falls check" },
+    ];
+    const assigned = [
+      { surveyId: "e", title: "Falls check" },
+      { surveyId: "b", title: "Welcome to Medicare Exam" },
+    ];
+
+    expect(surveyChoices(assigned, all)).toEqual({
+      assigned: [
+        { id: "b", title: "Welcome to Medicare Exam" },
+        { id: "e", title: "Falls check" },
+      ],
+      others: [
+        { id: "d", title: "Core Care Wellness Exam" },
+        { id: "a", title: "Annual Wellness Visit" },
+        { id: "c", title: "Depression follow-up" },
+      ],
+    });
+  });
+});
