@@ -1,0 +1,104 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import {
+  BatchUploadRequestSchema,
+  BatchUploadResponseSchema,
+  DeliveryAcceptedSchema,
+  DeliverySchema,
+  ObjectIdSchema,
+  SendResultRequestSchema,
+  type DeliveryFormat,
+} from "@core-care/schema";
+import { requireRole } from "../plugins/auth.js";
+import { authOf } from "../plugins/auth-context.js";
+import { batchUpload } from "./batch.js";
+import { enqueueDelivery, listDeliveries, resendDelivery } from "./outbox.js";
+
+const IdParams = z.object({ id: ObjectIdSchema });
+
+/** SPEC §7 names sendhl7, sendCDA and sftpout; sendfhir is ours (docs/api.md). */
+const SEND_ROUTES: Record<string, DeliveryFormat> = {
+  sendhl7: "hl7",
+  sendCDA: "cda",
+  sftpout: "sftp",
+  sendfhir: "fhir",
+};
+
+/** Sending survey results to the tenant's interfaces, their delivery log, resends and batch upload. */
+const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook("onRequest", requireRole("user"));
+  const wake = () => {
+    if (app.hasDecorator("deliveryWorker")) app.deliveryWorker.wake();
+  };
+
+  for (const [name, format] of Object.entries(SEND_ROUTES)) {
+    app.post(
+      `/surveyresults/:id/${name}`,
+      {
+        schema: {
+          params: IdParams,
+          body: SendResultRequestSchema,
+          response: { 202: DeliveryAcceptedSchema },
+        },
+      },
+      async (request, reply) => {
+        const auth = authOf(request);
+        const deliveryId = await app.db.transaction((tx) =>
+          enqueueDelivery(tx, {
+            tenantId: auth.tenantId,
+            resultId: request.params.id,
+            interfaceId: request.body.interfaceId,
+            locationId: request.body.locationId ?? null,
+            format,
+            userId: auth.userId,
+            ip: request.ip,
+          }),
+        );
+        wake();
+        return reply.code(202).send({ deliveryId });
+      },
+    );
+  }
+
+  app.get(
+    "/surveyresults/:id/deliveries",
+    { schema: { params: IdParams, response: { 200: z.array(DeliverySchema) } } },
+    async (request) => {
+      const auth = authOf(request);
+      const items = await listDeliveries(app.db, auth.tenantId, request.params.id);
+      await request.audit("list", "delivery", request.params.id);
+      return items;
+    },
+  );
+
+  app.post(
+    "/deliveries/:id/resend",
+    { schema: { params: IdParams, response: { 202: DeliveryAcceptedSchema } } },
+    async (request, reply) => {
+      const auth = authOf(request);
+      const deliveryId = await resendDelivery(
+        app.db,
+        auth.tenantId,
+        request.params.id,
+        auth.userId,
+        request.ip,
+      );
+      wake();
+      return reply.code(202).send({ deliveryId });
+    },
+  );
+
+  app.post(
+    "/surveyresults/batchUpload",
+    { schema: { body: BatchUploadRequestSchema, response: { 200: BatchUploadResponseSchema } } },
+    async (request) => {
+      const auth = authOf(request);
+      const outcome = await batchUpload(app.db, auth.tenantId, auth.userId, request.body, request.ip);
+      await request.audit("create", "survey-result-batch", null);
+      if (request.body.interfaceId !== undefined) wake();
+      return outcome;
+    },
+  );
+};
+
+export default deliveryRoutes;
