@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { ReportSummary, Tenant, TenantRef } from "@core-care/schema";
+import { objectId } from "@core-care/survey-engine";
+import { createTestApp, errorFields, login, type TestApp } from "../../../test/helpers.js";
+import { reports, userTenants } from "../../db/schema.js";
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function addReport(tenantId: string, title: string) {
+  const id = objectId();
+  const definition = { title, script: "", markup: "<p/>", mock: {}, clinical: false };
+  await t.db.insert(reports).values({ tenantId, id, title, version: 1, definition });
+  return id;
+}
+
+describe("GET /api/tenants/me", () => {
+  test("answers the session's tenant with its settings", async () => {
+    const u = await t.createTestTenant({ settings: { teleAwvEmail: true } });
+    const s = await login(t.app, u.email);
+    const res = await s.inject({ method: "GET", url: "/api/tenants/me" });
+    expect(res.statusCode).toBe(200);
+    expect(res.json<Tenant>()).toMatchObject({
+      id: u.tenantId,
+      settings: { teleAwvEmail: true, alternateFalls: false },
+    });
+  });
+
+  test("answers 401 without a session", async () => {
+    expect((await t.app.inject({ method: "GET", url: "/api/tenants/me" })).statusCode).toBe(401);
+  });
+});
+
+describe("GET /api/tenants/getMultiUserTenants", () => {
+  test("lists the tenants of the session user", async () => {
+    const a = await t.createTestTenant();
+    const b = await t.createTestTenant();
+    await t.db.insert(userTenants).values({ tenantId: b.tenantId, userId: a.userId, roles: 1 });
+    const s = await login(t.app, a.email);
+    const res = await s.inject({ method: "GET", url: "/api/tenants/getMultiUserTenants" });
+    expect(
+      res
+        .json<TenantRef[]>()
+        .map((x) => x.id)
+        .sort(),
+    ).toEqual([a.tenantId, b.tenantId].sort());
+  });
+});
+
+describe("GET /api/tenants/{tenantId}/reports", () => {
+  test("lists the reports of the user's own tenant", async () => {
+    const u = await t.createTestTenant();
+    const id = await addReport(u.tenantId, "Falls summary");
+    const s = await login(t.app, u.email);
+    const res = await s.inject({ method: "GET", url: `/api/tenants/${u.tenantId}/reports` });
+    expect(res.statusCode).toBe(200);
+    expect(res.json<{ items: ReportSummary[] }>().items).toEqual([
+      { id, title: "Falls summary", version: 1, clinical: false, tenantId: u.tenantId },
+    ]);
+  });
+
+  test("answers 404 for another tenant to a user, and lists it for a sysAdmin", async () => {
+    const u = await t.createTestTenant();
+    const other = await t.createTestTenant();
+    await addReport(other.tenantId, "Other");
+    const s = await login(t.app, u.email);
+    expect(
+      (await s.inject({ method: "GET", url: `/api/tenants/${other.tenantId}/reports` })).statusCode,
+    ).toBe(404);
+    const sys = await t.createTestTenant({ role: "sysAdmin" });
+    const ss = await login(t.app, sys.email);
+    const res = await ss.inject({ method: "GET", url: `/api/tenants/${other.tenantId}/reports` });
+    expect(res.json<{ total: number }>().total).toBe(1);
+  });
+
+  test("answers 400 naming tenantId for a malformed id", async () => {
+    const u = await t.createTestTenant();
+    const s = await login(t.app, u.email);
+    const res = await s.inject({ method: "GET", url: "/api/tenants/NOT_OK/reports" });
+    expect(res.statusCode).toBe(400);
+    expect(errorFields(res)).toEqual(["tenantId"]);
+  });
+});
+
+describe("tenant administration (sysAdmin)", () => {
+  test("creates, reads, updates, lists and deletes a tenant", async () => {
+    const sys = await t.createTestTenant({ role: "sysAdmin" });
+    const s = await login(t.app, sys.email);
+    const id = `clinic-${objectId().slice(-8)}`;
+    const created = await s.inject({
+      method: "POST",
+      url: "/api/tenants",
+      payload: { id, name: "New Clinic", settings: { teleAwvEmail: true, alternateFalls: true } },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json<Tenant>()).toEqual({
+      id,
+      name: "New Clinic",
+      settings: { teleAwvEmail: true, alternateFalls: true },
+    });
+    expect((await s.inject({ method: "GET", url: `/api/tenants/${id}` })).json<Tenant>().name).toBe(
+      "New Clinic",
+    );
+    const updated = await s.inject({
+      method: "PUT",
+      url: `/api/tenants/${id}`,
+      payload: { name: "Renamed Clinic", settings: { teleAwvEmail: false, alternateFalls: true } },
+    });
+    expect(updated.json<Tenant>()).toMatchObject({
+      name: "Renamed Clinic",
+      settings: { teleAwvEmail: false },
+    });
+    const list = await s.inject({ method: "GET", url: "/api/tenants" });
+    expect(list.json<{ items: Tenant[] }>().items.map((x) => x.id)).toContain(id);
+    expect((await s.inject({ method: "DELETE", url: `/api/tenants/${id}` })).statusCode).toBe(204);
+    expect((await s.inject({ method: "GET", url: `/api/tenants/${id}` })).statusCode).toBe(404);
+  });
+
+  test("gives a new tenant the built-in surveys", async () => {
+    const sys = await t.createTestTenant({ role: "sysAdmin" });
+    const s = await login(t.app, sys.email);
+    const id = `clinic-${objectId().slice(-8)}`;
+    await s.inject({ method: "POST", url: "/api/tenants", payload: { id, name: "Fresh" } });
+    const { surveys } = await import("../../db/schema.js");
+    const { eq } = await import("drizzle-orm");
+    const rows = await t.db.select({ id: surveys.id }).from(surveys).where(eq(surveys.tenantId, id));
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+  });
+
+  test("answers 409 for an id that exists", async () => {
+    const sys = await t.createTestTenant({ role: "sysAdmin" });
+    const s = await login(t.app, sys.email);
+    const res = await s.inject({
+      method: "POST",
+      url: "/api/tenants",
+      payload: { id: sys.tenantId, name: "Dup" },
+    });
+    expect(res.statusCode).toBe(409);
+  });
+
+  test("answers 409 when deleting the tenant signed in to", async () => {
+    const sys = await t.createTestTenant({ role: "sysAdmin" });
+    const s = await login(t.app, sys.email);
+    expect((await s.inject({ method: "DELETE", url: `/api/tenants/${sys.tenantId}` })).statusCode).toBe(409);
+  });
+
+  test.each([
+    [{ id: "Bad Id", name: "X" }, "id"],
+    [{ id: "ok-id", name: "" }, "name"],
+    [{ id: "ok-id", name: "X", settings: { teleAwvEmail: "maybe" } }, "settings.teleAwvEmail"],
+  ])("answers 400 for %j naming %s", async (payload, field) => {
+    const sys = await t.createTestTenant({ role: "sysAdmin" });
+    const s = await login(t.app, sys.email);
+    const res = await s.inject({ method: "POST", url: "/api/tenants", payload });
+    expect(res.statusCode).toBe(400);
+    expect(errorFields(res)).toContain(field);
+  });
+
+  test.each(["user", "admin"] as const)("answers 403 to an %s", async (role) => {
+    const u = await t.createTestTenant({ role });
+    const s = await login(t.app, u.email);
+    expect((await s.inject({ method: "GET", url: "/api/tenants" })).statusCode).toBe(403);
+    expect(
+      (await s.inject({ method: "POST", url: "/api/tenants", payload: { id: "x-y", name: "X" } })).statusCode,
+    ).toBe(403);
+    expect((await s.inject({ method: "GET", url: `/api/tenants/${u.tenantId}` })).statusCode).toBe(403);
+    expect(
+      (await s.inject({ method: "PUT", url: `/api/tenants/${u.tenantId}`, payload: { name: "X" } }))
+        .statusCode,
+    ).toBe(403);
+    expect((await s.inject({ method: "DELETE", url: `/api/tenants/${u.tenantId}` })).statusCode).toBe(403);
+  });
+
+  test("answers 404 for a tenant that does not exist", async () => {
+    const sys = await t.createTestTenant({ role: "sysAdmin" });
+    const s = await login(t.app, sys.email);
+    expect(
+      (await s.inject({ method: "PUT", url: "/api/tenants/no-such-tenant", payload: { name: "X" } }))
+        .statusCode,
+    ).toBe(404);
+    expect((await s.inject({ method: "DELETE", url: "/api/tenants/no-such-tenant" })).statusCode).toBe(404);
+  });
+});
