@@ -1,0 +1,151 @@
+import { useId, useState } from "react";
+import {
+  CONDITION_ACTIONS,
+  createCondition,
+  normalizeAction,
+  type Condition,
+  type JoinType,
+} from "@core-care/survey-engine";
+import { conditionText, conditionValue, removeAt, replaceAt, type FieldOption } from "./survey-fields";
+
+/** Props of {@link ConditionList}. */
+export interface ConditionListProps {
+  legend: string;
+  conditions: readonly Condition[];
+  fields: readonly FieldOption[];
+  onChange: (conditions: Condition[]) => void;
+}
+
+/**
+ * Edits a list of conditions (SPEC 3, 4): the field from the survey's fields and the globals, the
+ * action from the engine's one list (so the designer and the evaluator agree), the value, and how it
+ * joins the condition before it.
+ */
+export function ConditionList({ legend, conditions, fields, onChange }: ConditionListProps) {
+  const id = useId();
+  return (
+    <fieldset className="designer-conditions">
+      <legend>{legend}</legend>
+      {conditions.length === 0 ? <p className="hint">No conditions: always shown.</p> : null}
+      {conditions.map((condition, index) => {
+        const prefix = `${id}-${index}`;
+        const action = normalizeAction(condition.action) ?? "Equals";
+        const kind = fields.find((f) => f.path === condition.fieldName)?.kind;
+        const known = fields.some((f) => f.path === condition.fieldName);
+        const set = (patch: Partial<Condition>) =>
+          onChange(replaceAt(conditions, index, { ...condition, ...patch }));
+        return (
+          <div className="designer-condition" key={index} role="group" aria-label={`${legend} ${index + 1}`}>
+            {index > 0 ? (
+              <div className="field">
+                <label htmlFor={`${prefix}-join`}>Join</label>
+                <select
+                  id={`${prefix}-join`}
+                  value={condition.joinType ?? "and"}
+                  onChange={(e) => set({ joinType: e.target.value as JoinType })}
+                >
+                  <option value="and">and</option>
+                  <option value="or">or</option>
+                </select>
+              </div>
+            ) : null}
+            <div className="field">
+              <label htmlFor={`${prefix}-field`}>Field</label>
+              <select
+                id={`${prefix}-field`}
+                value={condition.fieldName}
+                onChange={(e) => {
+                  const nextKind = fields.find((f) => f.path === e.target.value)?.kind;
+                  set({
+                    fieldName: e.target.value,
+                    fieldValue: conditionValue(conditionText(condition.fieldValue), action, nextKind),
+                  });
+                }}
+              >
+                <option value="">Choose a field</option>
+                {!known && condition.fieldName !== "" ? (
+                  <option value={condition.fieldName}>{condition.fieldName}</option>
+                ) : null}
+                {fields.map((field) => (
+                  <option key={field.path} value={field.path}>
+                    {field.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor={`${prefix}-action`}>Action</label>
+              <select
+                id={`${prefix}-action`}
+                value={action}
+                onChange={(e) =>
+                  set({
+                    action: e.target.value,
+                    fieldValue: conditionValue(conditionText(condition.fieldValue), e.target.value, kind),
+                  })
+                }
+              >
+                {CONDITION_ACTIONS.map((name) => (
+                  <option key={name} value={name}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+            </div>
+            {action === "Has Response" ? null : (
+              <div className="field">
+                <label htmlFor={`${prefix}-value`}>
+                  {action === "One Of" ? "Values (comma separated)" : "Value"}
+                </label>
+                <ValueInput
+                  id={`${prefix}-value`}
+                  value={condition.fieldValue}
+                  parse={(text) => conditionValue(text, action, kind)}
+                  onCommit={(fieldValue) => set({ fieldValue })}
+                />
+              </div>
+            )}
+            <button
+              type="button"
+              className="button small"
+              aria-label={`Remove ${legend.toLowerCase()} ${index + 1}`}
+              onClick={() => onChange(removeAt(conditions, index))}
+            >
+              Remove
+            </button>
+          </div>
+        );
+      })}
+      <button
+        type="button"
+        className="button small"
+        onClick={() => onChange([...conditions, createCondition()])}
+      >
+        Add condition
+      </button>
+    </fieldset>
+  );
+}
+
+/** A value input that keeps what is typed (a trailing comma, '1.') while storing the parsed value. */
+function ValueInput(props: {
+  id: string;
+  value: unknown;
+  parse: (text: string) => unknown;
+  onCommit: (value: unknown) => void;
+}) {
+  const [text, setText] = useState(() => conditionText(props.value));
+  const shown =
+    JSON.stringify(props.parse(text)) === JSON.stringify(props.value) ? text : conditionText(props.value);
+  return (
+    <input
+      id={props.id}
+      type="text"
+      value={shown}
+      onChange={(e) => {
+        setText(e.target.value);
+        props.onCommit(props.parse(e.target.value));
+      }}
+    />
+  );
+}

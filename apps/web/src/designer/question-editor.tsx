@@ -1,0 +1,350 @@
+import { useId, useState } from "react";
+import { createQuestion, type Choice, type Question, type QuestionType } from "@core-care/survey-engine";
+import { ConditionList } from "./condition-editor";
+import { moveItem, removeAt, replaceAt, type FieldOption } from "./survey-fields";
+
+/** Every question type the runner renders, with the name the designer shows. */
+export const QUESTION_TYPES: readonly (readonly [QuestionType, string])[] = [
+  ["text", "Text"],
+  ["textarea", "Long text"],
+  ["number", "Number"],
+  ["date", "Date"],
+  ["phone", "Telephone"],
+  ["email", "E-mail"],
+  ["select", "Dropdown"],
+  ["radio", "Single choice (radio)"],
+  ["checkbox", "Multiple choice (checkboxes)"],
+  ["yesno", "Yes / No"],
+  ["scale", "Scale"],
+  ["group", "Group of fields"],
+  ["html", "Static text"],
+];
+
+const WITH_CHOICES: ReadonlySet<QuestionType> = new Set(["select", "radio", "checkbox", "yesno", "scale"]);
+
+/** A question switched to another type: its shared settings kept, the new type's defaults added. */
+export function changeType(question: Question, type: QuestionType): Question {
+  const keep: Partial<Question> = {
+    id: question.id,
+    fieldName: question.fieldName,
+    title: question.title,
+  };
+  if (question.required !== undefined) keep.required = question.required;
+  if (question.pii !== undefined) keep.pii = question.pii;
+  if (question.visibleWhen !== undefined) keep.visibleWhen = question.visibleWhen;
+  if (question.help !== undefined) keep.help = question.help;
+  if (WITH_CHOICES.has(type) && question.choices && question.choices.length > 0 && type !== "yesno") {
+    keep.choices = question.choices;
+  }
+  if (type === "group" && question.fields) keep.fields = question.fields;
+  return createQuestion(type, keep);
+}
+
+/** Adds a question of the chosen type; the label names what it adds. */
+export function AddQuestion({ label, onAdd }: { label: string; onAdd: (question: Question) => void }) {
+  const id = useId();
+  const [type, setType] = useState<QuestionType>("text");
+  return (
+    <div className="designer-add">
+      <div className="field">
+        <label htmlFor={`${id}-type`}>Type of the new {label.toLowerCase()}</label>
+        <select id={`${id}-type`} value={type} onChange={(e) => setType(e.target.value as QuestionType)}>
+          {QUESTION_TYPES.map(([value, name]) => (
+            <option key={value} value={value}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="button" className="button small" onClick={() => onAdd(createQuestion(type))}>
+        Add {label.toLowerCase()}
+      </button>
+    </div>
+  );
+}
+
+/** Props of {@link QuestionList}. */
+export interface QuestionListProps {
+  /** 'Question' on a page, 'Field' inside a group. */
+  label: string;
+  questions: readonly Question[];
+  fields: readonly FieldOption[];
+  onChange: (questions: Question[]) => void;
+}
+
+/** The questions of a page or the fields of a group, each editable, movable and removable. */
+export function QuestionList({ label, questions, fields, onChange }: QuestionListProps) {
+  return (
+    <div className="designer-questions">
+      {questions.map((question, index) => (
+        <QuestionEditor
+          key={question.id}
+          name={`${label} ${index + 1}`}
+          question={question}
+          fields={fields}
+          first={index === 0}
+          last={index === questions.length - 1}
+          onChange={(next) => onChange(replaceAt(questions, index, next))}
+          onMove={(step) => onChange(moveItem(questions, index, step))}
+          onRemove={() => onChange(removeAt(questions, index))}
+        />
+      ))}
+      <AddQuestion label={label} onAdd={(question) => onChange([...questions, question])} />
+    </div>
+  );
+}
+
+interface QuestionEditorProps {
+  name: string;
+  question: Question;
+  fields: readonly FieldOption[];
+  first: boolean;
+  last: boolean;
+  onChange: (question: Question) => void;
+  onMove: (step: number) => void;
+  onRemove: () => void;
+}
+
+function QuestionEditor({
+  name,
+  question,
+  fields,
+  first,
+  last,
+  onChange,
+  onMove,
+  onRemove,
+}: QuestionEditorProps) {
+  const id = useId();
+  const set = (patch: Partial<Question>) => onChange({ ...question, ...patch });
+  const flag = (key: "required" | "pii", on: boolean) => {
+    const next = { ...question };
+    if (on) next[key] = true;
+    else delete next[key];
+    onChange(next);
+  };
+  const hasChoices = WITH_CHOICES.has(question.type);
+  const answers = question.type !== "html";
+  return (
+    <fieldset className="designer-question" aria-label={name}>
+      <legend>
+        {name}: {QUESTION_TYPES.find(([type]) => type === question.type)?.[1] ?? question.type}
+      </legend>
+      <div className="form-grid">
+        <div className="field">
+          <label htmlFor={`${id}-type`}>Type</label>
+          <select
+            id={`${id}-type`}
+            value={question.type}
+            onChange={(e) => onChange(changeType(question, e.target.value as QuestionType))}
+          >
+            {QUESTION_TYPES.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-field`}>Field name</label>
+          <input
+            id={`${id}-field`}
+            type="text"
+            value={question.fieldName}
+            onChange={(e) => set({ fieldName: e.target.value })}
+          />
+        </div>
+        <div className="field span-2">
+          <label htmlFor={`${id}-title`}>{question.type === "html" ? "Text" : "Title"}</label>
+          <textarea
+            id={`${id}-title`}
+            rows={question.type === "html" ? 3 : 1}
+            value={question.title}
+            onChange={(e) => set({ title: e.target.value })}
+          />
+        </div>
+        {answers ? (
+          <div className="field span-2">
+            <label htmlFor={`${id}-help`}>Help text</label>
+            <input
+              id={`${id}-help`}
+              type="text"
+              value={question.help ?? ""}
+              onChange={(e) => {
+                const next: Question = { ...question, help: e.target.value };
+                if (e.target.value === "") delete next.help;
+                onChange(next);
+              }}
+            />
+          </div>
+        ) : null}
+        {question.type === "number" || question.type === "scale" ? (
+          <>
+            <NumberInput
+              label="Minimum"
+              value={question.min}
+              onChange={(min) => patchNumber(question, "min", min, onChange)}
+            />
+            <NumberInput
+              label="Maximum"
+              value={question.max}
+              onChange={(max) => patchNumber(question, "max", max, onChange)}
+            />
+          </>
+        ) : null}
+      </div>
+      {answers && question.type !== "group" ? (
+        <div className="designer-flags">
+          <label>
+            <input
+              type="checkbox"
+              checked={question.required === true}
+              onChange={(e) => flag("required", e.target.checked)}
+            />{" "}
+            Required
+          </label>
+          <label>
+            <input
+              type="checkbox"
+              checked={question.pii === true}
+              onChange={(e) => flag("pii", e.target.checked)}
+            />{" "}
+            Protected (PII)
+          </label>
+        </div>
+      ) : null}
+      {question.type === "group" ? (
+        <div className="designer-flags">
+          <label>
+            <input
+              type="checkbox"
+              checked={question.pii === true}
+              onChange={(e) => flag("pii", e.target.checked)}
+            />{" "}
+            Protected (PII)
+          </label>
+        </div>
+      ) : null}
+      {hasChoices ? (
+        <ChoiceList name={name} choices={question.choices ?? []} onChange={(choices) => set({ choices })} />
+      ) : null}
+      {question.type === "group" ? (
+        <div className="designer-nested">
+          <h4>Fields of {name.toLowerCase()}</h4>
+          <QuestionList
+            label="Field"
+            questions={question.fields ?? []}
+            fields={fields}
+            onChange={(nested) => set({ fields: nested })}
+          />
+        </div>
+      ) : null}
+      <ConditionList
+        legend="Visible when"
+        conditions={question.visibleWhen ?? []}
+        fields={fields.filter((f) => f.path !== question.fieldName)}
+        onChange={(visibleWhen) => {
+          const next: Question = { ...question, visibleWhen };
+          if (visibleWhen.length === 0) delete next.visibleWhen;
+          onChange(next);
+        }}
+      />
+      <div className="row-actions">
+        <button type="button" className="button small" disabled={first} onClick={() => onMove(-1)}>
+          Move up
+        </button>
+        <button type="button" className="button small" disabled={last} onClick={() => onMove(1)}>
+          Move down
+        </button>
+        <button type="button" className="button small danger" onClick={onRemove}>
+          Remove {name.toLowerCase()}
+        </button>
+      </div>
+    </fieldset>
+  );
+}
+
+function patchNumber(
+  question: Question,
+  key: "min" | "max",
+  value: number | undefined,
+  onChange: (question: Question) => void,
+): void {
+  const next = { ...question };
+  if (value === undefined) delete next[key];
+  else next[key] = value;
+  onChange(next);
+}
+
+function NumberInput(props: {
+  label: string;
+  value: number | undefined;
+  onChange: (value: number | undefined) => void;
+}) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      <input
+        id={id}
+        type="number"
+        value={props.value ?? ""}
+        onChange={(e) => props.onChange(e.target.value === "" ? undefined : Number(e.target.value))}
+      />
+    </div>
+  );
+}
+
+function ChoiceList({
+  name,
+  choices,
+  onChange,
+}: {
+  name: string;
+  choices: readonly Choice[];
+  onChange: (choices: Choice[]) => void;
+}) {
+  const id = useId();
+  return (
+    <fieldset className="designer-choices">
+      <legend>Choices</legend>
+      {choices.map((choice, index) => (
+        <div className="designer-choice" key={index} role="group" aria-label={`Choice ${index + 1}`}>
+          <div className="field">
+            <label htmlFor={`${id}-${index}-label`}>Label</label>
+            <input
+              id={`${id}-${index}-label`}
+              type="text"
+              value={choice.label}
+              onChange={(e) => onChange(replaceAt(choices, index, { ...choice, label: e.target.value }))}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-${index}-value`}>Value</label>
+            <input
+              id={`${id}-${index}-value`}
+              type="text"
+              value={choice.value}
+              onChange={(e) => onChange(replaceAt(choices, index, { ...choice, value: e.target.value }))}
+            />
+          </div>
+          <button
+            type="button"
+            className="button small"
+            aria-label={`Remove choice ${index + 1} of ${name.toLowerCase()}`}
+            onClick={() => onChange(removeAt(choices, index))}
+          >
+            Remove
+          </button>
+        </div>
+      ))}
+      <button
+        type="button"
+        className="button small"
+        onClick={() => onChange([...choices, { value: String(choices.length + 1), label: "" }])}
+      >
+        Add choice
+      </button>
+    </fieldset>
+  );
+}

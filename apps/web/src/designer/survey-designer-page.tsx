@@ -1,0 +1,352 @@
+import { useId, useMemo, useState } from "react";
+import { Link, useParams } from "react-router-dom";
+import { createPage, objectId, type Page, type Section, type Survey } from "@core-care/survey-engine";
+import { useMe } from "../api/session";
+import { usePageTitle } from "../portal/page-title";
+import { ConditionList } from "./condition-editor";
+import { QuestionList } from "./question-editor";
+import { SurveyPreview } from "./survey-preview";
+import { downloadText, exportSurvey, fileNameOf, importSurvey } from "./survey-json";
+import { fieldOptions, moveItem, removeAt, replaceAt, type FieldOption } from "./survey-fields";
+import { useDesignerDocument } from "./use-designer-document";
+import { VersionHistory } from "./version-history";
+import "./designer.css";
+
+/** The survey designer at /surveys/:surveyId (SPEC 1, 3, 4). */
+export default function SurveyDesignerPage() {
+  const { surveyId = "" } = useParams();
+  const { state, saving, edit, save } = useDesignerDocument("survey", surveyId);
+  usePageTitle(state.status === "ready" ? `Survey: ${state.document.title}` : "Survey designer");
+
+  if (state.status === "loading") return <div className="page-loading" aria-busy="true" />;
+  if (state.status === "error") {
+    return (
+      <section>
+        <div className="page-header">
+          <h1>Survey designer</h1>
+        </div>
+        <p className="notice" role="alert">
+          {state.message}
+        </p>
+        <Link to="/surveys">Back to surveys</Link>
+      </section>
+    );
+  }
+  return (
+    <SurveyDesigner
+      survey={state.document}
+      saved={state.saved}
+      readOnly={state.readOnly}
+      saving={saving}
+      onEdit={edit}
+      onSave={save}
+    />
+  );
+}
+
+interface SurveyDesignerProps {
+  survey: Survey;
+  saved: boolean;
+  readOnly: boolean;
+  saving: boolean;
+  onEdit: (change: (survey: Survey) => Survey) => void;
+  onSave: () => Promise<void>;
+}
+
+function SurveyDesigner({ survey, saved, readOnly, saving, onEdit, onSave }: SurveyDesignerProps) {
+  const id = useId();
+  const me = useMe();
+  const [pageIndex, setPageIndex] = useState(0);
+  const [importProblems, setImportProblems] = useState<string[]>([]);
+  const fields = useMemo(() => fieldOptions(survey), [survey]);
+  const selected = Math.min(pageIndex, Math.max(survey.pages.length - 1, 0));
+  const page = survey.pages[selected];
+
+  const setPages = (change: (pages: Page[]) => Page[]) => onEdit((s) => ({ ...s, pages: change(s.pages) }));
+  const setSections = (change: (sections: Section[]) => Section[]) =>
+    onEdit((s) => ({ ...s, sections: change(s.sections) }));
+
+  const onImport = async (file: File) => {
+    const result = importSurvey(await file.text(), survey);
+    if (!result.ok) {
+      setImportProblems(result.problems);
+      return;
+    }
+    setImportProblems([]);
+    setPageIndex(0);
+    onEdit(() => result.survey);
+  };
+
+  return (
+    <section className="designer">
+      <div className="page-header">
+        <h1>Survey designer</h1>
+        <div className="designer-actions">
+          <span className="designer-status" role="status">
+            {readOnly
+              ? `Read-only, version ${survey.version}`
+              : saved
+                ? `All changes saved (version ${survey.version})`
+                : "Unsaved changes"}
+          </span>
+          {readOnly ? null : (
+            <button type="button" className="button primary" disabled={saving} onClick={() => void onSave()}>
+              {saving ? "Saving..." : "Save"}
+            </button>
+          )}
+          <button
+            type="button"
+            className="button"
+            onClick={() =>
+              downloadText(fileNameOf(survey.title, "json"), exportSurvey(survey), "application/json")
+            }
+          >
+            Export JSON
+          </button>
+          {readOnly ? null : (
+            <label className="button designer-file">
+              Import JSON
+              <input
+                type="file"
+                accept="application/json,.json"
+                className="visually-hidden"
+                onChange={(e) => {
+                  const file = e.target.files?.[0];
+                  e.target.value = "";
+                  if (file) void onImport(file);
+                }}
+              />
+            </label>
+          )}
+          <Link to="/surveys" className="button ghost">
+            All surveys
+          </Link>
+        </div>
+      </div>
+      {readOnly ? (
+        <p className="notice">
+          This survey is shared by another practice. You may use it, but only its owner can change it.
+        </p>
+      ) : null}
+      {importProblems.length > 0 ? (
+        <div className="notice error" role="alert">
+          <p>The file is not a valid survey:</p>
+          <ul>
+            {importProblems.slice(0, 10).map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <div className="designer-columns">
+        <fieldset className="designer-editor" disabled={readOnly}>
+          <legend className="visually-hidden">Survey</legend>
+          <section className="card" aria-labelledby={`${id}-settings`}>
+            <h2 id={`${id}-settings`}>Survey</h2>
+            <div className="form-grid">
+              <div className="field span-2">
+                <label htmlFor={`${id}-title`}>Survey title</label>
+                <input
+                  id={`${id}-title`}
+                  type="text"
+                  value={survey.title}
+                  onChange={(e) => onEdit((s) => ({ ...s, title: e.target.value }))}
+                />
+              </div>
+              <div className="field span-2">
+                <label htmlFor={`${id}-description`}>Description</label>
+                <textarea
+                  id={`${id}-description`}
+                  rows={2}
+                  value={survey.description}
+                  onChange={(e) => onEdit((s) => ({ ...s, description: e.target.value }))}
+                />
+              </div>
+            </div>
+            <label className="designer-check">
+              <input
+                type="checkbox"
+                checked={survey.canSubscribeTo}
+                onChange={(e) => onEdit((s) => ({ ...s, canSubscribeTo: e.target.checked }))}
+              />{" "}
+              Other practices may subscribe to this survey (canSubscribeTo)
+            </label>
+          </section>
+
+          <section className="card" aria-labelledby={`${id}-sections`}>
+            <h2 id={`${id}-sections`}>Sections</h2>
+            {survey.sections.length === 0 ? <p className="hint">No sections.</p> : null}
+            {survey.sections.map((section, index) => (
+              <div className="designer-row" key={section.id}>
+                <div className="field">
+                  <label htmlFor={`${id}-section-${section.id}`}>Section {index + 1} title</label>
+                  <input
+                    id={`${id}-section-${section.id}`}
+                    type="text"
+                    value={section.title}
+                    onChange={(e) =>
+                      setSections((list) => replaceAt(list, index, { ...section, title: e.target.value }))
+                    }
+                  />
+                </div>
+                <button
+                  type="button"
+                  className="button small"
+                  aria-label={`Remove section ${index + 1}`}
+                  onClick={() =>
+                    onEdit((s) => ({
+                      ...s,
+                      sections: removeAt(s.sections, index),
+                      pages: s.pages.map((p) => (p.section === section.id ? withoutSection(p) : p)),
+                    }))
+                  }
+                >
+                  Remove
+                </button>
+              </div>
+            ))}
+            <button
+              type="button"
+              className="button small"
+              onClick={() => setSections((list) => [...list, { id: objectId(), title: "" }])}
+            >
+              Add section
+            </button>
+          </section>
+
+          <section className="card" aria-labelledby={`${id}-pages`}>
+            <h2 id={`${id}-pages`}>Pages</h2>
+            <ol className="designer-page-list">
+              {survey.pages.map((p, index) => (
+                <li key={p.id}>
+                  <button
+                    type="button"
+                    className={index === selected ? "link-button current" : "link-button"}
+                    aria-current={index === selected ? "true" : undefined}
+                    onClick={() => setPageIndex(index)}
+                  >
+                    {p.title || "Unnamed page"}
+                    {p.conditions.length > 0 ? " (conditional)" : ""}
+                  </button>
+                </li>
+              ))}
+            </ol>
+            <button
+              type="button"
+              className="button small"
+              onClick={() => {
+                setPageIndex(survey.pages.length);
+                setPages((pages) => [...pages, createPage()]);
+              }}
+            >
+              Add page
+            </button>
+          </section>
+
+          {page ? (
+            <PageEditor
+              key={page.id}
+              page={page}
+              number={selected + 1}
+              count={survey.pages.length}
+              sections={survey.sections}
+              fields={fields}
+              onChange={(next) => setPages((pages) => replaceAt(pages, selected, next))}
+              onMove={(step) => {
+                setPages((pages) => moveItem(pages, selected, step));
+                setPageIndex(Math.min(Math.max(selected + step, 0), survey.pages.length - 1));
+              }}
+              onRemove={() => {
+                setPages((pages) => removeAt(pages, selected));
+                setPageIndex(Math.max(selected - 1, 0));
+              }}
+            />
+          ) : null}
+        </fieldset>
+        <div className="designer-side">
+          <SurveyPreview survey={survey} tenantId={me?.tenant.id ?? ""} />
+          <VersionHistory entity="survey" id={survey.id} />
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function withoutSection(page: Page): Page {
+  const { section: _section, ...rest } = page;
+  return rest;
+}
+
+interface PageEditorProps {
+  page: Page;
+  number: number;
+  count: number;
+  sections: readonly Section[];
+  fields: readonly FieldOption[];
+  onChange: (page: Page) => void;
+  onMove: (step: number) => void;
+  onRemove: () => void;
+}
+
+function PageEditor({ page, number, count, sections, fields, onChange, onMove, onRemove }: PageEditorProps) {
+  const id = useId();
+  return (
+    <section className="card designer-page" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>
+        Page {number} of {count}
+      </h2>
+      <div className="form-grid">
+        <div className="field">
+          <label htmlFor={`${id}-title`}>Page title</label>
+          <input
+            id={`${id}-title`}
+            type="text"
+            value={page.title}
+            onChange={(e) => onChange({ ...page, title: e.target.value })}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-section`}>Section</label>
+          <select
+            id={`${id}-section`}
+            value={page.section ?? ""}
+            onChange={(e) =>
+              onChange(e.target.value === "" ? withoutSection(page) : { ...page, section: e.target.value })
+            }
+          >
+            <option value="">No section</option>
+            {sections.map((section, index) => (
+              <option key={section.id} value={section.id}>
+                {section.title || `Section ${index + 1}`}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <div className="row-actions">
+        <button type="button" className="button small" disabled={number === 1} onClick={() => onMove(-1)}>
+          Move page up
+        </button>
+        <button type="button" className="button small" disabled={number === count} onClick={() => onMove(1)}>
+          Move page down
+        </button>
+        <button type="button" className="button small danger" onClick={onRemove}>
+          Remove page
+        </button>
+      </div>
+      <ConditionList
+        legend="Page conditions"
+        conditions={page.conditions}
+        fields={fields}
+        onChange={(conditions) => onChange({ ...page, conditions })}
+      />
+      <h3>Questions</h3>
+      <QuestionList
+        label="Question"
+        questions={page.questions}
+        fields={fields}
+        onChange={(questions) => onChange({ ...page, questions })}
+      />
+    </section>
+  );
+}

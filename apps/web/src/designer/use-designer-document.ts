@@ -1,0 +1,104 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { ApiError } from "../api/client";
+import { createLocalCopy } from "./local-copy";
+import {
+  browserDialogs,
+  openDocument,
+  saveRemote,
+  type EntityDocuments,
+  type SaveDialogs,
+} from "./remote-save";
+
+/** The state of a document open in a designer. */
+export type DesignerState<T> =
+  | { status: "loading" }
+  | { status: "error"; message: string }
+  | { status: "ready"; document: T; saved: boolean; readOnly: boolean };
+
+/** A document open in a designer, with its edit and save actions. */
+export interface DesignerDocument<T> {
+  state: DesignerState<T>;
+  saving: boolean;
+  /** Applies an edit; the local copy is written at once and marked unsaved. */
+  edit: (change: (document: T) => T) => void;
+  /** Saves to the server with the version check and its dialogs. */
+  save: () => Promise<void>;
+}
+
+/**
+ * Opens `id` of `entity` for editing (SPEC 4): from the local copy when the server has nothing newer,
+ * every edit kept in browser storage, saved remotely with the conflict question.
+ */
+export function useDesignerDocument<E extends keyof EntityDocuments>(
+  entity: E,
+  id: string,
+  dialogs: SaveDialogs = browserDialogs,
+): DesignerDocument<EntityDocuments[E]> {
+  type Doc = EntityDocuments[E];
+  const local = useMemo(() => createLocalCopy<Doc>(entity), [entity]);
+  const [state, setState] = useState<DesignerState<Doc>>({ status: "loading" });
+  const [saving, setSaving] = useState(false);
+  const current = useRef<DesignerState<Doc>>(state);
+  current.current = state;
+
+  useEffect(() => {
+    let live = true;
+    setState({ status: "loading" });
+    openDocument(entity, id, local).then(
+      (opened) => {
+        if (live) setState({ status: "ready", ...opened });
+      },
+      (error: unknown) => {
+        if (!live) return;
+        if (error instanceof ApiError && error.status === 401) dialogs.unauthorized();
+        const message =
+          error instanceof ApiError && error.status === 404
+            ? `This ${entity} was not found.`
+            : error instanceof Error
+              ? error.message
+              : String(error);
+        setState({ status: "error", message });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [entity, id, local, dialogs]);
+
+  const edit = useCallback(
+    (change: (document: Doc) => Doc) => {
+      const now = current.current;
+      if (now.status !== "ready" || now.readOnly) return;
+      const document = change(now.document);
+      local.write(document, false);
+      const next: DesignerState<Doc> = { ...now, document, saved: false };
+      current.current = next;
+      setState(next);
+    },
+    [local],
+  );
+
+  const save = useCallback(async () => {
+    const now = current.current;
+    if (now.status !== "ready" || now.readOnly) return;
+    setSaving(true);
+    try {
+      const outcome = await saveRemote(entity, now.document, local, dialogs);
+      if (outcome.status === "saved") {
+        const latest = current.current;
+        // Edits made while the save was on its way stay unsaved, on top of the new version.
+        const next: DesignerState<Doc> =
+          latest.status === "ready" && latest.document !== now.document
+            ? { ...latest, document: { ...latest.document, version: outcome.document.version }, saved: false }
+            : { status: "ready", document: outcome.document, saved: true, readOnly: false };
+        if (!next.saved && next.status === "ready") local.write(next.document, false);
+        current.current = next;
+        setState(next);
+      }
+    } finally {
+      setSaving(false);
+    }
+  }, [entity, local, dialogs]);
+
+  return { state, saving, edit, save };
+}
