@@ -1,7 +1,11 @@
 import { useEffect, useId, useState } from "react";
+import { Link, useNavigate } from "react-router-dom";
+import type { Report } from "@core-care/schema";
 import { api } from "../../api/client";
 import { useMe } from "../../api/session";
-import type { ListResponse, ReportSummary } from "../../api/types";
+import { hasRole, type ListResponse, type ReportSummary } from "../../api/types";
+import { createLocalCopy } from "../../designer/local-copy";
+import { createReport } from "../../designer/report-designer-page";
 import { DataTable, sortRows, type SortOrder } from "../../ui/data-table";
 import { usePageTitle } from "../page-title";
 
@@ -21,6 +25,13 @@ export default function ReportsPage() {
   const [field, setField] = useState<Field>("title");
   const [order, setOrder] = useState<SortOrder>("asc");
   const tenantId = me?.tenant.id;
+  const navigate = useNavigate();
+  const canEdit = me ? hasRole(me.user.roles, "admin") || hasRole(me.user.roles, "sysAdmin") : false;
+  const newReport = () => {
+    const report = createReport();
+    createLocalCopy<Report>("report").write(report, false);
+    void navigate(`/reports/${report.id}/edit`);
+  };
 
   useEffect(() => {
     if (!tenantId) return;
@@ -39,6 +50,11 @@ export default function ReportsPage() {
     <section>
       <div className="page-header">
         <h1>Reports</h1>
+        {canEdit ? (
+          <button type="button" className="button primary" onClick={newReport}>
+            New report
+          </button>
+        ) : null}
       </div>
       <div className="toolbar">
         <div className="field">
@@ -77,6 +93,14 @@ export default function ReportsPage() {
         onSort={(s) => {
           setField(s.key as Field);
           setOrder(s.order);
+        }}
+        actions={{
+          extra: (r) => (
+            <Link className="button small" to={`/reports/${r.id}/edit`}>
+              {canEdit ? "Edit" : "Open"}
+              <span className="visually-hidden"> {r.title}</span>
+            </Link>
+          ),
         }}
         empty={reports ? "No reports yet." : "Loading..."}
       />
