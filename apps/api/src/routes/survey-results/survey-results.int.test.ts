@@ -1,0 +1,324 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { CORE_CARE_WELLNESS_EXAM_ID, objectId } from "@core-care/survey-engine";
+import type { Patient, SafetyAlert, SurveyResult, SurveyResultSummary } from "@core-care/schema";
+import { createTestApp, errorFields, login, type Session, type TestApp } from "../../../test/helpers.js";
+import { safetyAlerts, surveyResults } from "../../db/schema.js";
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function clinic(role: "user" | "admin" = "user") {
+  const u = await t.createTestTenant({ role });
+  const s = await login(t.app, u.email);
+  const res = await s.inject({
+    method: "POST",
+    url: "/api/patients",
+    payload: {
+      mrn: `R-${objectId().slice(-6)}`,
+      firstName: "Ruth",
+      lastName: "Bader",
+      dob: "1933-03-15",
+      sex: "F",
+    },
+  });
+  return { u, s, patient: res.json<Patient>() };
+}
+
+const save = (s: Session, payload: Record<string, unknown>) =>
+  s.inject({ method: "POST", url: "/api/surveyresults", payload });
+const requestId = () => `req-${objectId()}`;
+
+describe("POST /api/surveyresults", () => {
+  test("answers the new id of a first save, pinned to the survey's version", async () => {
+    const { s, patient } = await clinic();
+    const res = await save(s, {
+      clientRequestId: requestId(),
+      surveyId: CORE_CARE_WELLNESS_EXAM_ID,
+      patientId: patient.id,
+      answers: { a: 1 },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const { id } = res.json<{ id: string }>();
+    const read = await s.inject({ method: "GET", url: `/api/surveyresults/${id}` });
+    expect(read.json<SurveyResult>()).toMatchObject({
+      id,
+      surveyId: CORE_CARE_WELLNESS_EXAM_ID,
+      surveyTitle: "Core Care Wellness Exam",
+      surveyVersion: 1,
+      patientId: patient.id,
+      patientName: "Ruth Bader",
+      isSubmitted: false,
+      answers: { a: 1 },
+    });
+    expect(read.headers["cache-control"]).toBe("no-store");
+  });
+
+  test("answers the same id to a retried save with the same client request id and stores one row", async () => {
+    const { u, s, patient } = await clinic();
+    const payload = {
+      clientRequestId: requestId(),
+      surveyId: CORE_CARE_WELLNESS_EXAM_ID,
+      patientId: patient.id,
+      answers: { a: 1 },
+    };
+    const [a, b] = await Promise.all([save(s, payload), save(s, payload)]);
+    const c = await save(s, payload);
+    const ids = [a, b, c].map((r) => r.json<{ id: string }>().id);
+    expect(new Set(ids).size).toBe(1);
+    const rows = await t.db.select().from(surveyResults).where(eq(surveyResults.tenantId, u.tenantId));
+    expect(rows).toHaveLength(1);
+  });
+
+  test("replaces the answers on later saves and refuses changes once submitted", async () => {
+    const { s, patient } = await clinic();
+    const first = await save(s, {
+      clientRequestId: requestId(),
+      surveyId: CORE_CARE_WELLNESS_EXAM_ID,
+      patientId: patient.id,
+      answers: { p1: "x" },
+    });
+    const { id } = first.json<{ id: string }>();
+    const base = { id, surveyId: CORE_CARE_WELLNESS_EXAM_ID, patientId: patient.id };
+    expect(
+      (await save(s, { ...base, clientRequestId: requestId(), answers: { p1: "x", p2: "y" } })).statusCode,
+    ).toBe(200);
+    const submit = {
+      ...base,
+      clientRequestId: requestId(),
+      isSubmitted: true,
+      answers: { p1: "x", p2: "y", p3: "z" },
+    };
+    expect((await save(s, submit)).statusCode).toBe(200);
+    expect((await save(s, submit)).json()).toEqual({ id });
+    const change = await save(s, {
+      ...base,
+      clientRequestId: requestId(),
+      isSubmitted: true,
+      answers: { p1: "changed" },
+    });
+    expect(change.statusCode).toBe(409);
+    const reopen = await save(s, {
+      ...base,
+      clientRequestId: requestId(),
+      isSubmitted: false,
+      answers: { p1: "x" },
+    });
+    expect(reopen.statusCode).toBe(409);
+    const read = await s.inject({ method: "GET", url: `/api/surveyresults/${id}` });
+    expect(read.json<SurveyResult>()).toMatchObject({
+      isSubmitted: true,
+      answers: { p1: "x", p2: "y", p3: "z" },
+    });
+  });
+
+  test("stays pinned to the version it was taken on after the survey changes", async () => {
+    const { s, patient } = await clinic("admin");
+    const res = await save(s, {
+      clientRequestId: requestId(),
+      surveyId: CORE_CARE_WELLNESS_EXAM_ID,
+      patientId: patient.id,
+      answers: {},
+    });
+    const survey = await s.inject({ method: "GET", url: `/api/surveys/${CORE_CARE_WELLNESS_EXAM_ID}` });
+    await s.inject({
+      method: "POST",
+      url: `/api/surveys/${CORE_CARE_WELLNESS_EXAM_ID}`,
+      payload: { ...survey.json<object>(), title: "Renamed exam" },
+    });
+    const read = await s.inject({
+      method: "GET",
+      url: `/api/surveyresults/${res.json<{ id: string }>().id}`,
+    });
+    expect(read.json<SurveyResult>()).toMatchObject({
+      surveyVersion: 1,
+      surveyTitle: "Core Care Wellness Exam",
+    });
+  });
+
+  test("raises a safety alert when a submitted PHQ-9 reports thoughts of self-harm", async () => {
+    const { u, s, patient } = await clinic();
+    const answers = {
+      depression: {
+        phq9LittleInterest: "several days",
+        phq9Hopeless: "nearly every day",
+        phq9SelfHarm: "several days",
+      },
+    };
+    const res = await save(s, {
+      clientRequestId: requestId(),
+      surveyId: CORE_CARE_WELLNESS_EXAM_ID,
+      patientId: patient.id,
+      isSubmitted: true,
+      answers,
+    });
+    const { id } = res.json<{ id: string }>();
+    const rows = await t.db
+      .select()
+      .from(safetyAlerts)
+      .where(and(eq(safetyAlerts.tenantId, u.tenantId), eq(safetyAlerts.resultId, id)));
+    expect(rows.map((r) => r.kind)).toEqual(["phq9-self-harm"]);
+    const alerts = await s.inject({ method: "GET", url: "/api/alerts" });
+    expect(alerts.json<SafetyAlert[]>().map((a) => a.resultId)).toEqual([id]);
+  });
+
+  test.each([
+    [{ clientRequestId: "short" }, "clientRequestId"],
+    [{ patientId: "nope" }, "patientId"],
+    [{ surveyId: "../../etc" }, "surveyId"],
+    [{ isSubmitted: "yes" }, "isSubmitted"],
+    [{ answers: [1, 2] }, "answers"],
+    [{ id: "123" }, "id"],
+  ])("answers 400 for %j naming %s and stores nothing", async (over, field) => {
+    const { u, s, patient } = await clinic();
+    const res = await save(s, {
+      clientRequestId: requestId(),
+      surveyId: CORE_CARE_WELLNESS_EXAM_ID,
+      patientId: patient.id,
+      answers: {},
+      ...over,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(errorFields(res)).toContain(field);
+    expect(
+      await t.db.select().from(surveyResults).where(eq(surveyResults.tenantId, u.tenantId)),
+    ).toHaveLength(0);
+  });
+
+  test("answers 404 for another tenant's patient or result and changes nothing", async () => {
+    const a = await clinic();
+    const b = await clinic();
+    const own = await save(a.s, {
+      clientRequestId: requestId(),
+      surveyId: CORE_CARE_WELLNESS_EXAM_ID,
+      patientId: a.patient.id,
+      answers: { k: 1 },
+    });
+    const { id } = own.json<{ id: string }>();
+    const foreignPatient = await save(b.s, {
+      clientRequestId: requestId(),
+      surveyId: CORE_CARE_WELLNESS_EXAM_ID,
+      patientId: a.patient.id,
+      answers: {},
+    });
+    expect(foreignPatient.statusCode).toBe(404);
+    const foreignResult = await save(b.s, {
+      id,
+      clientRequestId: requestId(),
+      surveyId: CORE_CARE_WELLNESS_EXAM_ID,
+      patientId: b.patient.id,
+      answers: { k: 2 },
+    });
+    expect(foreignResult.statusCode).toBe(404);
+    expect((await b.s.inject({ method: "GET", url: `/api/surveyresults/${id}` })).statusCode).toBe(404);
+    expect((await b.s.inject({ method: "DELETE", url: `/api/surveyresults/${id}` })).statusCode).toBe(404);
+    expect(
+      (await a.s.inject({ method: "GET", url: `/api/surveyresults/${id}` })).json<SurveyResult>().answers,
+    ).toEqual({ k: 1 });
+  });
+
+  test("answers 404 for an unknown survey", async () => {
+    const { s, patient } = await clinic();
+    const res = await save(s, {
+      clientRequestId: requestId(),
+      surveyId: objectId(),
+      patientId: patient.id,
+      answers: {},
+    });
+    expect(res.statusCode).toBe(404);
+  });
+
+  test("answers 401 without a session and 403 to a user with no role", async () => {
+    const none = await t.createTestTenant({ role: "none" });
+    const s = await login(t.app, none.email);
+    expect((await s.inject({ method: "GET", url: "/api/surveyresults" })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: "GET", url: "/api/surveyresults" })).statusCode).toBe(401);
+  });
+});
+
+describe("GET /api/surveyresults", () => {
+  test("lists by duration filter and patient, newest first", async () => {
+    const { u, s, patient } = await clinic();
+    const other = await s.inject({
+      method: "POST",
+      url: "/api/patients",
+      payload: { mrn: "OTHER-1", firstName: "Sonia", lastName: "S", dob: "1954-06-25", sex: "F" },
+    });
+    const otherId = other.json<Patient>().id;
+    const ids: string[] = [];
+    for (const pid of [patient.id, patient.id, otherId]) {
+      const r = await save(s, {
+        clientRequestId: requestId(),
+        surveyId: CORE_CARE_WELLNESS_EXAM_ID,
+        patientId: pid,
+        answers: {},
+      });
+      ids.push(r.json<{ id: string }>().id);
+    }
+    const old = ids[0] ?? "";
+    // One result taken three days ago: outside Today and Yesterday, inside All.
+    await t.db
+      .update(surveyResults)
+      .set({ createdAt: new Date(Date.now() - 3 * 86_400_000) })
+      .where(and(eq(surveyResults.tenantId, u.tenantId), eq(surveyResults.id, old)));
+    const list = (q: string) => s.inject({ method: "GET", url: `/api/surveyresults?${q}` });
+    const all = (await list("duration=5")).json<{ items: SurveyResultSummary[]; total: number }>();
+    expect(all.total).toBe(3);
+    expect(all.items.at(-1)?.id).toBe(old);
+    expect((await list("duration=1")).json<{ total: number }>().total).toBe(2);
+    expect((await list("duration=0")).json<{ total: number }>().total).toBe(2);
+    const mine = (await list(`duration=5&patientId=${patient.id}`)).json<{ items: SurveyResultSummary[] }>();
+    expect(mine.items.map((i) => i.id).sort()).toEqual([ids[0], ids[1]].sort());
+    expect(mine.items[0]).toMatchObject({
+      patientName: "Ruth Bader",
+      surveyTitle: "Core Care Wellness Exam",
+    });
+  });
+
+  test.each([
+    ["duration=2", "duration"],
+    ["patientId=x", "patientId"],
+    ["page=-1", "page"],
+  ])("answers 400 for ?%s naming %s", async (q, field) => {
+    const { s } = await clinic();
+    expect(errorFields(await s.inject({ method: "GET", url: `/api/surveyresults?${q}` }))).toEqual([field]);
+  });
+
+  test("never lists another tenant's results", async () => {
+    const a = await clinic();
+    const b = await clinic();
+    await save(a.s, {
+      clientRequestId: requestId(),
+      surveyId: CORE_CARE_WELLNESS_EXAM_ID,
+      patientId: a.patient.id,
+      answers: {},
+    });
+    expect(
+      (await b.s.inject({ method: "GET", url: "/api/surveyresults" })).json<{ total: number }>().total,
+    ).toBe(0);
+  });
+});
+
+describe("DELETE /api/surveyresults/{id}", () => {
+  test("removes a result from the lists", async () => {
+    const { s, patient } = await clinic();
+    const r = await save(s, {
+      clientRequestId: requestId(),
+      surveyId: CORE_CARE_WELLNESS_EXAM_ID,
+      patientId: patient.id,
+      answers: {},
+    });
+    const { id } = r.json<{ id: string }>();
+    expect((await s.inject({ method: "DELETE", url: `/api/surveyresults/${id}` })).statusCode).toBe(204);
+    expect((await s.inject({ method: "GET", url: `/api/surveyresults/${id}` })).statusCode).toBe(404);
+    expect(
+      (await s.inject({ method: "GET", url: "/api/surveyresults" })).json<{ total: number }>().total,
+    ).toBe(0);
+  });
+});
