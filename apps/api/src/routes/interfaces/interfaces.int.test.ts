@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { Interface } from "@core-care/schema";
+import { createTestApp, errorFields, login, type TestApp } from "../../../test/helpers.js";
+import { getInterfaceWithSecret } from "../../services/interfaces.js";
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const hl7 = {
+  name: "EHR inbound",
+  type: "hl7-mllp",
+  host: "10.1.2.3",
+  port: 2575,
+  sendingApplication: "CORECARE",
+  sendingFacility: "DEMO",
+  receivingApplication: "EHR",
+  receivingFacility: "HOSP",
+};
+
+async function signedIn(role: "user" | "admin", tenantId?: string) {
+  const u =
+    tenantId === undefined ? await t.createTestTenant({ role }) : await t.createTestUser(tenantId, { role });
+  return { u, s: await login(t.app, u.email) };
+}
+
+describe("/api/interfaces", () => {
+  test("stores the secret but never answers it", async () => {
+    const { u, s } = await signedIn("admin");
+    const created = await s.inject({
+      method: "POST",
+      url: "/api/interfaces",
+      payload: { ...hl7, secret: "s3cr3t-token" },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const iface = created.json<Interface>();
+    expect(iface.hasSecret).toBe(true);
+    expect(created.body).not.toContain("s3cr3t-token");
+    const read = await s.inject({ method: "GET", url: `/api/interfaces/${iface.id}` });
+    expect(read.body).not.toContain("s3cr3t-token");
+    expect((await getInterfaceWithSecret(t.db, u.tenantId, iface.id)).secret).toBe("s3cr3t-token");
+    const updated = await s.inject({
+      method: "PUT",
+      url: `/api/interfaces/${iface.id}`,
+      payload: { ...hl7, name: "Renamed" },
+    });
+    expect(updated.json<Interface>()).toMatchObject({ name: "Renamed", hasSecret: true });
+    expect((await getInterfaceWithSecret(t.db, u.tenantId, iface.id)).secret).toBe("s3cr3t-token");
+  });
+
+  test("filters the list by type for users", async () => {
+    const admin = await signedIn("admin");
+    const user = await signedIn("user", admin.u.tenantId);
+    await admin.s.inject({ method: "POST", url: "/api/interfaces", payload: hl7 });
+    await admin.s.inject({
+      method: "POST",
+      url: "/api/interfaces",
+      payload: { ...hl7, name: "Drop", type: "sftp", port: 22, path: "/in" },
+    });
+    const sftp = await user.s.inject({ method: "GET", url: "/api/interfaces?type=sftp" });
+    expect(sftp.json<{ items: Interface[] }>().items.map((i) => i.name)).toEqual(["Drop"]);
+    expect(
+      (await user.s.inject({ method: "GET", url: "/api/interfaces" })).json<{ total: number }>().total,
+    ).toBe(2);
+    expect(errorFields(await user.s.inject({ method: "GET", url: "/api/interfaces?type=smtp" }))).toEqual([
+      "type",
+    ]);
+  });
+
+  test("answers 403 to a user writing and 404 across tenants", async () => {
+    const a = await signedIn("admin");
+    const user = await signedIn("user", a.u.tenantId);
+    const b = await signedIn("admin");
+    const iface = (
+      await a.s.inject({ method: "POST", url: "/api/interfaces", payload: hl7 })
+    ).json<Interface>();
+    expect((await user.s.inject({ method: "POST", url: "/api/interfaces", payload: hl7 })).statusCode).toBe(
+      403,
+    );
+    expect((await user.s.inject({ method: "DELETE", url: `/api/interfaces/${iface.id}` })).statusCode).toBe(
+      403,
+    );
+    expect((await b.s.inject({ method: "GET", url: `/api/interfaces/${iface.id}` })).statusCode).toBe(404);
+    expect(
+      (await b.s.inject({ method: "PUT", url: `/api/interfaces/${iface.id}`, payload: hl7 })).statusCode,
+    ).toBe(404);
+    expect((await b.s.inject({ method: "DELETE", url: `/api/interfaces/${iface.id}` })).statusCode).toBe(404);
+    expect((await a.s.inject({ method: "DELETE", url: `/api/interfaces/${iface.id}` })).statusCode).toBe(204);
+  });
+
+  test.each([
+    [{ port: 70000 }, "port"],
+    [{ type: "carrier-pigeon" }, "type"],
+    [{ host: "evil host; rm -rf" }, "host"],
+  ])("answers 400 for %j naming %s", async (over, field) => {
+    const { s } = await signedIn("admin");
+    const res = await s.inject({ method: "POST", url: "/api/interfaces", payload: { ...hl7, ...over } });
+    expect(errorFields(res)).toEqual([field]);
+  });
+});
