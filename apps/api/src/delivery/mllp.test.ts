@@ -6,7 +6,7 @@ import { MllpConnection, MllpConnections, MllpError, parseAck } from "./mllp.js"
 
 const input = goldenCases()[0]!.input;
 const message = (controlId: string) => buildOruR01({ ...input, controlId });
-const options = { connectTimeoutMs: 2_000, ackTimeoutMs: 400 };
+const options = { connectTimeoutMs: 5_000, ackTimeoutMs: 5_000 };
 
 let peer: MllpPeer | undefined;
 let connection: MllpConnection | undefined;
@@ -39,7 +39,10 @@ describe("MllpConnection", () => {
 
   test("times out when the receiver never answers, then reconnects for the next message", async () => {
     peer = await startMllpPeer("silent");
-    connection = new MllpConnection({ host: "127.0.0.1", port: peer.port }, options);
+    connection = new MllpConnection(
+      { host: "127.0.0.1", port: peer.port },
+      { ...options, ackTimeoutMs: 400 },
+    );
     const error = await connection.send(message("CTRL-4"), "CTRL-4").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MllpError);
     expect((error as MllpError).reason).toBe("timeout");

@@ -37,7 +37,7 @@ function newWorker(options: Partial<DeliveryWorkerOptions> = {}) {
   const offset = { ms: 0 };
   const worker = new DeliveryWorker(db, log, {
     backoffBaseMs: 1_000,
-    ackTimeoutMs: 300,
+    ackTimeoutMs: 5_000,
     connectTimeoutMs: 2_000,
     now: () => new Date(Date.now() + offset.ms),
     ...options,
@@ -146,7 +146,7 @@ describe("DeliveryWorker over MLLP", () => {
     const peer = await mllpPeer("silent");
     const fixture = await createDeliveryFixture(db, tenantId, { type: "hl7-mllp", port: peer.port });
     const id = await queue(fixture);
-    const { worker, offset } = newWorker({ maxAttempts: 2 });
+    const { worker, offset } = newWorker({ maxAttempts: 2, ackTimeoutMs: 300 });
     await worker.runOnce();
     expect(await row(id)).toMatchObject({
       status: "pending",
@@ -257,5 +257,23 @@ describe("DeliveryWorker over SFTP and HTTP", () => {
     expect(peer.invalid).toEqual([]);
     expect(peer.received).toHaveLength(1);
     expect(peer.received[0]!.authorization).toBe("Bearer token");
+  });
+});
+
+describe("DeliveryWorker.stop", () => {
+  test("ends a send still waiting for its ACK and leaves the delivery to be retried", async () => {
+    const peer = await mllpPeer("silent");
+    const fixture = await createDeliveryFixture(db, tenantId, { type: "hl7-mllp", port: peer.port });
+    const id = await queue(fixture);
+    const { worker } = newWorker({ ackTimeoutMs: 60_000, pollIntervalMs: 10 });
+    worker.start();
+    const deadline = Date.now() + 10_000;
+    while (peer.received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(peer.received).toHaveLength(1);
+    const started = Date.now();
+    await worker.stop();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(await row(id)).toMatchObject({ status: "pending", attempts: 1 });
+    expect((await row(id)).lastError).toMatch(/^MLLP connection/);
   });
 });

@@ -88,11 +88,15 @@ export class DeliveryWorker {
     else this.schedule(0);
   }
 
-  /** Stops polling, waits for the round in progress and closes the MLLP connections. */
+  /**
+   * Stops polling and waits for the round in progress. Open MLLP connections are closed first, so
+   * a send still waiting for its ACK ends now and is retried later with the same control id.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    this.mllp.closeAll();
     await this.running;
     this.mllp.closeAll();
   }
