@@ -46,6 +46,8 @@ export interface BuildAppOptions {
   mailer?: Mailer;
   /** Sign-in failure limits other than the defaults. */
   throttleLimits?: ThrottleLimits;
+  /** Where log lines go instead of stdout. */
+  logStream?: NodeJS.WritableStream;
 }
 
 /** The API routes, one encapsulated plugin per resource, all under /api. */
@@ -68,7 +70,7 @@ const ROUTES = [
 /** Builds the Fastify app; only src/server.ts listens. */
 export async function buildApp(config: Config, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: loggerOptions(config),
+    logger: loggerOptions(config, options.logStream),
     bodyLimit: 2 * 1024 * 1024,
     trustProxy: config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();

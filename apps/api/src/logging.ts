@@ -23,9 +23,13 @@ export function redactUrl(url: string): string {
 }
 
 /** Logger options: request lines carry method, redacted URL and address only; secrets are censored. */
-export function loggerOptions(config: Config): FastifyServerOptions["logger"] {
+export function loggerOptions(
+  config: Config,
+  stream?: NodeJS.WritableStream,
+): FastifyServerOptions["logger"] {
   return {
     level: config.logLevel,
+    ...(stream === undefined ? {} : { stream }),
     redact: {
       paths: [
         "req.headers.cookie",

@@ -1,0 +1,197 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { ClientConfig, ErrorResponse, Patient } from "@core-care/schema";
+import { createTestApp, login, type TestApp } from "../test/helpers.js";
+
+describe("GET /api/config", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ config: { idleTimeoutSeconds: 900 } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  test("answers the client constants without a session", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/config" });
+    expect(res.json<ClientConfig>()).toEqual({
+      idleTimeoutSeconds: 900,
+      keepaliveIntervalSeconds: 300,
+      keepaliveMinDelaySeconds: 10,
+      defaultUrl: "/",
+      environment: "test",
+    });
+  });
+
+  test("sends security headers with a CSP that allows no eval", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/config" });
+    const csp = res.headers["content-security-policy"];
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain("unsafe-eval");
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    expect(res.headers["cache-control"]).toBe("no-store");
+  });
+
+  test("answers an unknown API path with 404 in the error shape", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/nothing-here" });
+    expect(res.statusCode).toBe(404);
+    expect(res.json<ErrorResponse>().responseStatus.status).toBe(404);
+  });
+
+  test("answers 400 for malformed JSON and 413 for a body over the limit", async () => {
+    const headers = { "x-requested-with": "XMLHttpRequest", "content-type": "application/json" };
+    const bad = await t.app.inject({ method: "POST", url: "/api/auth/sessions", headers, payload: "{nope" });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<ErrorResponse>().responseStatus.status).toBe(400);
+    const big = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/sessions",
+      headers,
+      payload: JSON.stringify({ email: "a@b.test", password: "x".repeat(3 * 1024 * 1024) }),
+    });
+    expect(big.statusCode).toBe(413);
+  });
+});
+
+describe("web app", () => {
+  let t: TestApp;
+  let webDist: string;
+  beforeAll(async () => {
+    webDist = mkdtempSync(join(tmpdir(), "core-care-web-"));
+    mkdirSync(join(webDist, "assets"), { recursive: true });
+    writeFileSync(
+      join(webDist, "index.html"),
+      '<!doctype html><html><body class="app"><div id="root"></div></body></html>',
+    );
+    writeFileSync(join(webDist, "assets", "app.js"), "console.log('app')");
+    t = await createTestApp({ config: { webDist } });
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(webDist, { recursive: true, force: true });
+  });
+
+  test("serves index.html for client routes and files from the build", async () => {
+    const route = await t.app.inject({ method: "GET", url: "/tablet/patient-survey/abc/pg/1" });
+    expect(route.statusCode).toBe(200);
+    expect(route.headers["content-type"]).toContain("text/html");
+    expect(route.body).toContain('<body class="app">');
+    const asset = await t.app.inject({ method: "GET", url: "/assets/app.js" });
+    expect(asset.body).toBe("console.log('app')");
+  });
+
+  test("puts the signed-in user and tenant in data attributes of <body>", async () => {
+    const u = await t.createTestTenant();
+    const s = await login(t.app, u.email);
+    const res = await s.inject({ method: "GET", url: "/" });
+    expect(res.headers["cache-control"]).toBe("no-store");
+    const attr = (name: string) => {
+      const raw = new RegExp(`${name}="([^"]*)"`).exec(res.body)?.[1] ?? "";
+      return JSON.parse(
+        raw
+          .replace(/&quot;/g, '"')
+          .replace(/&#39;/g, "'")
+          .replace(/&lt;/g, "<")
+          .replace(/&gt;/g, ">")
+          .replace(/&amp;/g, "&"),
+      ) as unknown;
+    };
+    expect(attr("data-user")).toEqual(s.me.user);
+    expect(attr("data-tenant")).toEqual(s.me.tenant);
+  });
+
+  test("escapes the data attributes", async () => {
+    const u = await t.createTestTenant();
+    const s = await login(t.app, u.email);
+    const { users } = await import("./db/schema.js");
+    const { eq } = await import("drizzle-orm");
+    await t.db.update(users).set({ firstName: `"><script>alert(1)</script>` }).where(eq(users.id, u.userId));
+    const res = await s.inject({ method: "GET", url: "/auth/login" });
+    expect(res.body).not.toContain("<script>alert(1)</script>");
+    expect(res.body).toContain("&lt;script&gt;");
+  });
+
+  test("serves index.html without data attributes when signed out", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/auth/login?message=hi" });
+    expect(res.body).toContain('<body class="app">');
+    expect(res.body).not.toContain("data-user");
+  });
+});
+
+describe("unexpected errors", () => {
+  test("answer 500 without internals", async () => {
+    const t = await createTestApp();
+    const u = await t.createTestTenant();
+    const s = await login(t.app, u.email);
+    await t.database.close();
+    try {
+      const res = await s.inject({ method: "GET", url: "/api/patients" });
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({
+        responseStatus: { status: 500, message: "An unexpected error occurred." },
+      });
+    } finally {
+      await t.app.close();
+    }
+  });
+});
+
+describe("logging", () => {
+  test("writes no PHI to any log line", async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const t = await createTestApp({ config: { logLevel: "trace" }, logStream: stream });
+    try {
+      const u = await t.createTestTenant();
+      const s = await login(t.app, u.email);
+      const phi = {
+        mrn: "PHI-778899",
+        firstName: "Zebedee",
+        lastName: "Quixotic",
+        dob: "1931-02-03",
+        sex: "M",
+        email: "zeb.q@example.test",
+        phone: "555-867-5309",
+      };
+      const p = (await s.inject({ method: "POST", url: "/api/patients", payload: phi })).json<Patient>();
+      await s.inject({ method: "GET", url: `/api/patients?q=Quixotic` });
+      await s.inject({ method: "PUT", url: `/api/patients/${p.id}`, payload: { ...phi, dob: "not a date" } });
+      await s.inject({ method: "DELETE", url: `/api/auth/passwords/${encodeURIComponent(u.email)}` });
+      await s.inject({ method: "DELETE", url: "/api/users/zeb.q%40example.test" });
+      await t.app.inject({
+        method: "GET",
+        url: "/auth/teleawv?tenant=demo&patientId=1&ptEmail=zeb.q%40example.test",
+      });
+      await t.app.inject({
+        method: "POST",
+        url: "/api/auth/sessions",
+        headers: { "x-requested-with": "XMLHttpRequest" },
+        payload: { email: u.email, password: "wrong password here" },
+      });
+      const log = lines.join("");
+      expect(lines.length).toBeGreaterThan(10);
+      for (const value of [
+        phi.mrn,
+        phi.firstName,
+        phi.lastName,
+        phi.dob,
+        phi.email,
+        phi.phone,
+        u.email,
+        "wrong password here",
+      ]) {
+        expect(log).not.toContain(value);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});

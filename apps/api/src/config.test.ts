@@ -1,0 +1,57 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { DEFAULT_DEMO_PASSWORD, loadConfig } from "./config.js";
+
+describe("loadConfig", () => {
+  test("applies the documented defaults and keeps a generated session secret in DATA_DIR", () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "core-care-config-"));
+    try {
+      const config = loadConfig({ DATA_DIR: dataDir });
+      expect(config).toMatchObject({
+        port: 3000,
+        host: "127.0.0.1",
+        dataDir,
+        databaseUrl: undefined,
+        nodeEnv: "development",
+        demoPassword: DEFAULT_DEMO_PASSWORD,
+        idleTimeoutSeconds: 1440,
+        absoluteTimeoutSeconds: 43_200,
+        publicUrl: "http://127.0.0.1:3000",
+      });
+      expect(config.webDist.endsWith(join("apps", "web", "dist"))).toBe(true);
+      const kept = readFileSync(join(dataDir, "session-secret"), "utf8");
+      expect(kept).toBe(config.sessionSecret);
+      expect(statSync(join(dataDir, "session-secret")).mode & 0o077).toBe(0);
+      expect(loadConfig({ DATA_DIR: dataDir }).sessionSecret).toBe(kept);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test("reads the variables it knows", () => {
+    const config = loadConfig({
+      PORT: "8080",
+      HOST: "0.0.0.0",
+      DATABASE_URL: "postgres://u@db:5432/core",
+      NODE_ENV: "production",
+      SESSION_SECRET: "s".repeat(40),
+      IDLE_TIMEOUT_SECONDS: "60",
+      PUBLIC_URL: "https://portal.example.test/",
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: "0.0.0.0",
+      databaseUrl: "postgres://u@db:5432/core",
+      nodeEnv: "production",
+      idleTimeoutSeconds: 60,
+      publicUrl: "https://portal.example.test",
+    });
+  });
+
+  test("names the variable that is malformed", () => {
+    expect(() => loadConfig({ PORT: "eighty", SESSION_SECRET: "s".repeat(40) })).toThrow(/PORT/);
+    expect(() => loadConfig({ SESSION_SECRET: "short" })).toThrow(/SESSION_SECRET/);
+  });
+});
