@@ -492,7 +492,9 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
     expect(await page.evaluate((key) => localStorage.getItem(key), SESSION_KEY)).toBeNull();
   });
 
-  test("clears the patient's answers and signs out after the idle timeout", async ({ page }) => {
+  test("sends what was typed, then clears the patient's answers and signs out after the idle timeout", async ({
+    page,
+  }) => {
     await page.clock.install();
     await handOver(page, patient, survey.title);
     const secret = `idle ${hex(4)}`;
@@ -504,6 +506,12 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
     await page.waitForURL(/\/auth\/login/);
     await expect(page.getByText("Your session has timed out due to inactivity.")).toBeVisible();
     expect(await page.evaluate((key) => localStorage.getItem(key), SESSION_KEY)).toBeNull();
+    await expect
+      .poll(async () => {
+        const [only] = await resultsOf(api, patient.id);
+        return only ? (await resultDetail(api, only.id)).answers : null;
+      })
+      .toEqual({ nickname: secret });
     await page.goBack();
     await expect(page.getByText(secret)).toHaveCount(0);
     const typed = await page.evaluate(() =>

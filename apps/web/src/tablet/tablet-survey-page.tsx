@@ -3,7 +3,6 @@ import { Link, Navigate, useNavigate, useParams } from "react-router-dom";
 import {
   answerPaths,
   pruneHiddenAnswers,
-  type Answers,
   type EvalContext,
   type Page,
   type Survey,
@@ -12,7 +11,13 @@ import type { ClientConfig, Patient, Tenant } from "@core-care/schema";
 import { api } from "../api/client";
 import { useOnline } from "../ui/use-online";
 import { SurveyRunner, type PageMove } from "../survey-ui/survey-runner";
-import { createSaveQueue, type SaveOutcome, type SaveQueue, type SaveStatus } from "./save-queue";
+import {
+  createSaveQueue,
+  type ResultSnapshot,
+  type SaveOutcome,
+  type SaveQueue,
+  type SaveStatus,
+} from "./save-queue";
 import { sendResult } from "./result-sender";
 import {
   clearTabletSession,
@@ -35,6 +40,30 @@ interface Loaded {
 
 function pageHasInputs(page: Page | undefined): boolean {
   return page !== undefined && page.questions.some((question) => answerPaths(question).length > 0);
+}
+
+/** What a save sends: the answers without those of hidden questions and pages. */
+function snapshotOf(session: TabletSession, loaded: Loaded | null, isSubmitted: boolean): ResultSnapshot {
+  const answers = loaded
+    ? pruneHiddenAnswers(loaded.survey, { ...loaded.globals, answers: session.answers })
+    : session.answers;
+  return {
+    clientRequestId: session.clientRequestId,
+    surveyId: session.surveyId,
+    patientId: session.patientId,
+    isSubmitted,
+    answers,
+  };
+}
+
+/**
+ * Sends the session's answers once, without waiting, just before they are wiped (idle timeout or
+ * a move to /auth), so what was typed since the last page move is not lost. A submit still
+ * waiting for the network is sent as it was.
+ */
+function sendLastAnswers(session: TabletSession, loaded: Loaded | null): void {
+  const last = session.unsent?.isSubmitted ? session.unsent : snapshotOf(session, loaded, false);
+  void sendResult(session.resultId === null ? last : { ...last, id: session.resultId });
 }
 
 function saveFailedMessage(outcome: Extract<SaveOutcome, { kind: "rejected" }>): string {
@@ -89,6 +118,7 @@ export function TabletSurveyPage() {
   );
   const sessionRef = useRef(session);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const loadedRef = useRef<Loaded | null>(null);
   const [loadFailed, setLoadFailed] = useState(false);
   const [loadAttempt, setLoadAttempt] = useState(0);
   const [saveStatus, setSaveStatus] = useState<SaveStatus>("idle");
@@ -144,7 +174,11 @@ export function TabletSurveyPage() {
   // Effect events: the queue must outlive re-renders (navigate changes with every page move).
   const onSubmitted = useEffectEvent((outcome: SaveOutcome) => submitted(outcome));
   const onSaved = useEffectEvent((outcome: SaveOutcome) => reportRejected(outcome));
-  const onIdle = useEffectEvent(() => finish(`/auth/logout?message=${encodeURIComponent(TIMEOUT_MESSAGE)}`));
+  const onIdle = useEffectEvent(() => {
+    const current = sessionRef.current;
+    if (current !== null) sendLastAnswers(current, loadedRef.current);
+    finish(`/auth/logout?message=${encodeURIComponent(TIMEOUT_MESSAGE)}`);
+  });
 
   useEffect(() => {
     const current = sessionRef.current;
@@ -179,7 +213,11 @@ export function TabletSurveyPage() {
       window.removeEventListener("online", onOnline);
       queue.dispose();
       // The app leaves for /auth (logout, timeout, 401): nothing of the patient may stay behind.
-      if (window.location.pathname.startsWith("/auth")) clearTabletSession(localStorage);
+      if (window.location.pathname.startsWith("/auth")) {
+        const left = sessionRef.current;
+        if (left !== null && !finishedRef.current) sendLastAnswers(left, loadedRef.current);
+        clearTabletSession(localStorage);
+      }
     };
   }, [sessionKey, update]);
 
@@ -189,7 +227,9 @@ export function TabletSurveyPage() {
     let cancelled = false;
     loadSurvey(current).then(
       (result) => {
-        if (!cancelled) setLoaded(result);
+        if (cancelled) return;
+        loadedRef.current = result;
+        setLoaded(result);
       },
       () => {
         if (!cancelled) setLoadFailed(true);
@@ -233,22 +273,10 @@ export function TabletSurveyPage() {
     return <Navigate to={expectedUrl} replace />;
   }
 
-  const snapshot = (answers: Answers, isSubmitted: boolean) => {
-    const survey = loaded?.survey;
-    const kept = survey ? pruneHiddenAnswers(survey, { ...loaded?.globals, answers }) : answers;
-    return {
-      clientRequestId: session.clientRequestId,
-      surveyId: session.surveyId,
-      patientId: session.patientId,
-      isSubmitted,
-      answers: kept,
-    };
-  };
-
   const onPageChange = (to: number, from: number, _move: PageMove) => {
     const queue = queueRef.current;
     if (queue && pageHasInputs(loaded?.survey.pages[from])) {
-      void queue.save(snapshot(session.answers, false)).then(reportRejected);
+      void queue.save(snapshotOf(session, loaded, false)).then(reportRejected);
     }
     update({ pageIndex: to, lastActivityAt: Date.now() });
     void navigate(surveyPageUrl(session.surveyId, to), { replace: true });
@@ -258,14 +286,14 @@ export function TabletSurveyPage() {
     const queue = queueRef.current;
     if (!queue || submitting) return;
     setSubmitting(true);
-    void queue.save(snapshot(session.answers, true)).then(submitted);
+    void queue.save(snapshotOf(session, loaded, true)).then(submitted);
   };
 
   const leaveForStaff = async (to: string) => {
     const queue = queueRef.current;
     if (queue && loaded && !submitting) {
       const outcome = await Promise.race([
-        queue.save(snapshot(session.answers, false)),
+        queue.save(snapshotOf(session, loaded, false)),
         new Promise<null>((resolve) => setTimeout(() => resolve(null), 5000)),
       ]);
       if (outcome) reportRejected(outcome);
