@@ -70,10 +70,10 @@ test.describe("report designer", () => {
     );
     await page.getByRole("button", { name: "Preview on mock" }).click();
     await expect(output(page).locator("li.row")).toHaveText(["||70"]);
-    await page.getByLabel(/^Clinical report/).check();
+    await page.getByRole("checkbox", { name: /Clinical report/ }).check();
     await page.getByRole("button", { name: "Preview on mock" }).click();
     await expect(output(page).locator("li.row")).toHaveText(["Sample||70"]);
-    await page.getByLabel(/^Clinical report/).uncheck();
+    await page.getByRole("checkbox", { name: /Clinical report/ }).uncheck();
 
     await page.getByLabel("Duration").selectOption({ label: "All" });
     await page.getByRole("button", { name: "Run on results" }).click();
