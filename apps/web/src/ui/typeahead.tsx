@@ -78,7 +78,9 @@ export function Typeahead<T>({
       event.preventDefault();
       const item = items[active];
       if (item) pick(item);
-    } else if (event.key === "Escape") {
+    } else if (event.key === "Escape" && open) {
+      // The first Escape only closes the suggestions; a search input clears itself on the next one.
+      event.preventDefault();
       setOpen(false);
     }
   }

@@ -1,0 +1,152 @@
+import { DEMO_USERS, expect, expectNoSeriousA11yViolations, login, test } from "./fixtures";
+
+const XHR = { "X-Requested-With": "XMLHttpRequest" };
+
+test.describe("users", () => {
+  test("an admin creates, edits and removes a user", async ({ page }) => {
+    await login(page, DEMO_USERS.admin, { redirect: "/reports" });
+    await page.getByRole("link", { name: "Users" }).click();
+    await expect(page.getByRole("heading", { name: "Users" })).toBeVisible();
+    await expect(page.locator("table.data")).toContainText(DEMO_USERS.staff);
+    await expectNoSeriousA11yViolations(page);
+
+    const email = `nurse.${Date.now()}@demo.test`;
+    await page.getByRole("button", { name: "New user" }).click();
+    const dialog = page.getByRole("dialog", { name: "New user" });
+    await dialog.getByLabel("First name").fill("Nina");
+    await dialog.getByLabel("Last name").fill("Nurse");
+    await dialog.getByLabel("E-mail").fill(email);
+    await dialog.getByLabel("User", { exact: true }).check();
+    await expectNoSeriousA11yViolations(page);
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await expect(dialog).toBeHidden();
+    const row = page.locator("table.data tbody tr").filter({ hasText: email });
+    await expect(row).toContainText("Nurse");
+
+    await page.getByRole("button", { name: "Edit Nina Nurse" }).click();
+    const edit = page.getByRole("dialog", { name: "Edit user" });
+    await expect(edit.getByLabel("E-mail")).toHaveAttribute("readonly", "");
+    await edit.getByLabel("Last name").fill("Nightingale");
+    await edit.getByLabel("Admin", { exact: true }).check();
+    await edit.getByRole("button", { name: "Save" }).click();
+    await expect(row).toContainText("Nightingale");
+    await expect(row).toContainText("User, Admin");
+
+    await page.getByRole("button", { name: "Remove Nina Nightingale" }).click();
+    await page.getByRole("dialog", { name: "Remove record" }).getByRole("button", { name: "Yes" }).click();
+    await expect(row).toHaveCount(0);
+  });
+
+  test("a user without the admin role sees no admin screens", async ({ page }) => {
+    await login(page, DEMO_USERS.staff, { redirect: "/reports" });
+    await expect(page.getByRole("link", { name: "Users" })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Tenants" })).toHaveCount(0);
+    await page.goto("/users");
+    await expect(page.getByText("You do not have access to this screen.")).toBeVisible();
+  });
+});
+
+test.describe("locations and interfaces", () => {
+  test("an admin adds a location, edits it inline with the required-field alert, and removes it", async ({
+    page,
+  }) => {
+    await login(page, DEMO_USERS.admin, { redirect: "/locations" });
+    await expect(page.getByRole("heading", { name: "Locations" })).toBeVisible();
+    const name = `North Clinic ${Date.now()}`;
+    await page.getByRole("button", { name: "New location" }).click();
+    const dialog = page.getByRole("dialog", { name: "New location" });
+    await dialog.getByLabel("Name").fill(name);
+    await dialog.getByLabel("Code").fill("NORTH");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    const row = page.locator("table.data tbody tr").filter({ hasText: "NORTH" });
+    await expect(row).toContainText(name);
+    await expectNoSeriousA11yViolations(page);
+
+    await page.getByRole("button", { name: `Edit ${name}` }).click();
+    await row.getByLabel("Name").fill("");
+    const alerts: string[] = [];
+    page.once("dialog", (d) => {
+      alerts.push(d.message());
+      void d.accept();
+    });
+    await page.getByRole("button", { name: `Save ${name}` }).click();
+    await expect.poll(() => alerts).toEqual(['Field "Name" is required.']);
+    await row.getByLabel("Name").fill(`${name} East`);
+    await page.getByRole("button", { name: `Save ${name}` }).click();
+    await expect(row).toContainText(`${name} East`);
+
+    await page.getByRole("button", { name: `Remove ${name} East` }).click();
+    await page.getByRole("dialog", { name: "Remove record" }).getByRole("button", { name: "Yes" }).click();
+    await expect(row).toHaveCount(0);
+  });
+
+  test("an admin adds an HL7 interface; the secret is never shown", async ({ page }) => {
+    await login(page, DEMO_USERS.admin, { redirect: "/interfaces" });
+    const name = `Lab feed ${Date.now()}`;
+    await page.getByRole("button", { name: "New interface" }).click();
+    const dialog = page.getByRole("dialog", { name: "New interface" });
+    await dialog.getByRole("textbox", { name: "Name", exact: true }).fill(name);
+    await dialog.getByLabel("Type").selectOption("hl7-mllp");
+    await dialog.getByLabel("Host").fill("127.0.0.1");
+    await dialog.getByLabel("Port").fill("2575");
+    await dialog.getByLabel("Secret").fill("s3cret-value");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    const row = page.locator("table.data tbody tr").filter({ hasText: name });
+    await expect(row).toContainText("HL7 v2 over MLLP");
+    await expect(row).toContainText("Stored");
+    await expect(page.getByText("s3cret-value")).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page);
+  });
+});
+
+test.describe("tenants", () => {
+  test("a system admin creates and renames a tenant", async ({ page }) => {
+    await login(page, DEMO_USERS.sysadmin, { redirect: "/reports" });
+    await page.getByRole("link", { name: "Tenants" }).click();
+    await expect(page.getByRole("heading", { name: "Tenants" })).toBeVisible();
+    const id = `e2e-${Date.now()}`;
+    await page.getByRole("button", { name: "New tenant" }).click();
+    const dialog = page.getByRole("dialog", { name: "New tenant" });
+    await dialog.getByLabel("Id").fill(id);
+    await dialog.getByLabel("Name").fill("E2E Clinic");
+    await dialog.getByLabel("Tele-AWV e-mail form").check();
+    await dialog.getByRole("button", { name: "Save" }).click();
+    const row = page.locator("table.data tbody tr").filter({ hasText: id });
+    await expect(row).toContainText("E2E Clinic");
+    await expectNoSeriousA11yViolations(page);
+    await page.getByRole("button", { name: "Edit E2E Clinic" }).click();
+    const edit = page.getByRole("dialog", { name: "Edit tenant" });
+    await expect(edit.getByLabel("Id")).toHaveAttribute("readonly", "");
+    await edit.getByLabel("Name").fill("E2E Clinic Renamed");
+    await edit.getByRole("button", { name: "Save" }).click();
+    await expect(row).toContainText("E2E Clinic Renamed");
+  });
+});
+
+test.describe("reports", () => {
+  test("orders the report list ascending or descending by a field", async ({ page }) => {
+    await login(page, DEMO_USERS.admin, { redirect: "/reports" });
+    const stamp = Date.now();
+    for (const title of [`Alpha report ${stamp}`, `Zulu report ${stamp}`]) {
+      const id = `e2e-${title.split(" ")[0]?.toLowerCase()}-${stamp}`;
+      const response = await page.request.post(`/api/reports/${id}`, {
+        headers: XHR,
+        data: { id, title, script: "", markup: "<p>{{title}}</p>", mock: {}, clinical: false, version: 0 },
+      });
+      expect(response.ok(), await response.text()).toBe(true);
+    }
+    await page.reload();
+    const titles = page.locator("table.data tbody tr td:first-child");
+    await expect(titles.filter({ hasText: String(stamp) })).toHaveCount(2);
+    await expect(page.getByLabel("Order by")).toHaveValue("title");
+    const order = async () => (await titles.allTextContents()).filter((t) => t.includes(String(stamp)));
+    expect(await order()).toEqual([`Alpha report ${stamp}`, `Zulu report ${stamp}`]);
+    await page.getByLabel("Direction").selectOption("desc");
+    expect(await order()).toEqual([`Zulu report ${stamp}`, `Alpha report ${stamp}`]);
+    await expect(page.getByRole("columnheader", { name: /Title/ })).toHaveAttribute(
+      "aria-sort",
+      "descending",
+    );
+    await expectNoSeriousA11yViolations(page);
+  });
+});

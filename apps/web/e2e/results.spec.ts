@@ -1,0 +1,71 @@
+import { DEMO_USERS, expect, expectNoSeriousA11yViolations, login, test } from "./fixtures";
+
+const XHR = { "X-Requested-With": "XMLHttpRequest" };
+
+test.describe("survey results", () => {
+  test("filters by duration and survey, opens a result read-only, downloads and removes it", async ({
+    page,
+  }) => {
+    await login(page, DEMO_USERS.staff, { redirect: "/results" });
+    const lastName = `Results${Date.now()}`;
+    const patient = (await (
+      await page.request.post("/api/patients", {
+        headers: XHR,
+        data: { firstName: "Rita", lastName, mrn: `R-${Date.now()}`, dob: "1951-01-01", sex: "F" },
+      })
+    ).json()) as { id: string };
+    const surveys = (await (await page.request.get("/api/surveys")).json()) as {
+      items: { id: string; title: string }[];
+    };
+    const survey = surveys.items.find((s) => s.title === "Welcome to Medicare Exam");
+    expect(survey).toBeDefined();
+    const saved = await page.request.post("/api/surveyresults", {
+      headers: XHR,
+      data: {
+        clientRequestId: `e2e-${Date.now()}`,
+        surveyId: survey?.id,
+        patientId: patient.id,
+        isSubmitted: true,
+        answers: {},
+      },
+    });
+    expect(saved.ok()).toBe(true);
+    const { id } = (await saved.json()) as { id: string };
+
+    await page.reload();
+    const duration = page.getByLabel("Duration");
+    await expect(duration.locator("option")).toHaveText(["Since Yesterday", "Today", "All"]);
+    await expect(duration).toHaveValue("1");
+    const surveySelect = page.getByLabel("Survey", { exact: true });
+    await expect(surveySelect.locator("option").nth(1)).toHaveText("Core Care Wellness Exam");
+    await expect(surveySelect.locator("option").nth(2)).toHaveText("Welcome to Medicare Exam");
+    const row = page.locator("table.data tbody tr").filter({ hasText: `Rita` }).filter({ hasText: lastName });
+    await expect(row).toHaveCount(1);
+    await expectNoSeriousA11yViolations(page);
+
+    await duration.selectOption({ label: "Since Yesterday" });
+    await expect(page).toHaveURL(/duration=0/);
+    await expect(row).toHaveCount(1);
+    await surveySelect.selectOption({ label: "Core Care Wellness Exam" });
+    await expect(row).toHaveCount(0);
+    await surveySelect.selectOption({ label: "Welcome to Medicare Exam" });
+    await expect(row).toHaveCount(1);
+
+    const download = page.waitForEvent("download");
+    await row.getByRole("button", { name: /^Download / }).click();
+    expect((await download).suggestedFilename()).toBe(`survey-result-${id}.json`);
+
+    await row.getByRole("link", { name: "Welcome to Medicare Exam" }).click();
+    await expect(page).toHaveURL(new RegExp(`/results/${id}$`));
+    await expect(page.getByRole("heading", { name: "Welcome to Medicare Exam" })).toBeVisible();
+    await expect(page.getByText("Submitted", { exact: true })).toBeVisible();
+    await expect(page.locator("input, textarea, select")).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page);
+
+    await page.getByRole("button", { name: "Remove" }).click();
+    await page.getByRole("dialog", { name: "Remove record" }).getByRole("button", { name: "Yes" }).click();
+    await expect(page).toHaveURL(/\/results$/);
+    await page.getByLabel("Duration").selectOption({ label: "All" });
+    await expect(page.locator("table.data tbody tr").filter({ hasText: lastName })).toHaveCount(0);
+  });
+});
