@@ -307,4 +307,47 @@ test.describe("survey designer", () => {
     expect(await saved.json()).toMatchObject({ id, title: "Imported", version: 2 });
     await api.dispose();
   });
+
+  test("shows another practice's subscribable survey read-only, with its preview", async ({
+    page,
+    baseURL,
+  }) => {
+    const api = await adminApi(baseURL ?? "");
+    const id = hex(12);
+    const title = `Shared ${hex(3)}`;
+    const survey = {
+      id,
+      title,
+      description: "Offered to other practices",
+      canSubscribeTo: true,
+      sections: [],
+      pages: [
+        {
+          id: "p1",
+          title: "Shared page",
+          conditions: [],
+          questions: [{ id: "q1", type: "text", fieldName: "mood", title: "How are you today?" }],
+        },
+      ],
+      version: 0,
+    };
+    expect((await api.post(`/api/surveys/${id}`, { data: survey })).status()).toBe(200);
+    await api.dispose();
+
+    await login(page, DEMO_USERS.multi, { redirect: "/surveys" });
+    await page.getByLabel("Tenant").selectOption("demo2");
+    await expect(page.getByLabel("Tenant")).toHaveValue("demo2");
+    await page.goto("/surveys");
+    const row = page.getByRole("row", { name: new RegExp(title) });
+    await expect(row).toContainText("Shared with you (read-only)");
+    await expect(row.getByRole("button", { name: /^Remove/ })).toHaveCount(0);
+    await row.getByRole("button", { name: /^Edit/ }).click();
+
+    await expect(page.getByText("Read-only, version 1")).toBeVisible();
+    await expect(page.getByText("This survey is shared by another practice.")).toBeVisible();
+    await expect(page.getByLabel("Survey title")).toBeDisabled();
+    await expect(page.getByRole("button", { name: "Save", exact: true })).toHaveCount(0);
+    await expect(page.getByTestId("survey-preview").getByLabel("How are you today?")).toBeEditable();
+    expect(await page.evaluate(() => localStorage.getItem("survey"))).toBeNull();
+  });
 });
