@@ -583,4 +583,14 @@ test.describe("/tablet", () => {
     await expect(others.nth(1)).toHaveAccessibleName("Welcome to Medicare Exam");
     await expectNoSeriousA11yViolations(page);
   });
+
+  test("starts with the patient given in the query, as a patient screen links to it", async ({ page }) => {
+    await login(page, DEMO_USERS.staff, { redirect: `/tablet?patientId=${patient.id}` });
+
+    await expect(page.getByText(`${patient.lastName}, ${patient.firstName}`)).toBeVisible();
+    await expect(page.getByRole("button", { name: "Change patient" })).toBeVisible();
+    await page.getByRole("radio", { name: survey.title }).check();
+    await page.getByRole("button", { name: "Hand the tablet to the patient" }).click();
+    await expect(page).toHaveURL(new RegExp(`/tablet/patient-survey/${survey.id}/pg/1$`));
+  });
 });
