@@ -157,7 +157,7 @@ describe("DeliveryWorker over MLLP", () => {
     offset.ms = 5_000;
     await worker.runOnce();
     expect(await row(id)).toMatchObject({ status: "failed", attempts: 2 });
-    expect((await row(id)).lastError).toMatch(/^MLLP connection/);
+    expect((await row(id)).lastError).toMatch(/^MLLP connection.*\(gave up after 2 attempts\)$/);
   });
 
   test("delivers exactly once to a receiver that was down for a while", async () => {

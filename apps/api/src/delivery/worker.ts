@@ -252,7 +252,12 @@ export class DeliveryWorker {
           status,
           updatedAt: now,
           nextAttemptAt: status === "pending" ? new Date(now.getTime() + delay) : null,
-          lastError: outcome.kind === "delivered" ? null : outcome.error,
+          lastError:
+            outcome.kind === "delivered"
+              ? null
+              : exhausted
+                ? `${outcome.error} (gave up after ${row.attempts} attempts)`
+                : outcome.error,
           ack: outcome.ack ?? (outcome.kind === "delivered" ? null : row.ack),
           deliveredAt: status === "delivered" ? now : null,
         })
