@@ -531,6 +531,8 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
 
     await page.getByRole("button", { name: "Staff" }).tap();
     const dialog = page.getByRole("dialog", { name: "Staff only" });
+    await expect(dialog.getByLabel("Password")).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
     await dialog.getByRole("button", { name: "Return to staff screen" }).tap();
     await expect(dialog.getByText("Please enter your password.")).toBeVisible();
     await dialog.getByLabel("Password").fill(DEMO_PASSWORD);
