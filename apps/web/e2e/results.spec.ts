@@ -68,4 +68,61 @@ test.describe("survey results", () => {
     await page.getByLabel("Duration").selectOption({ label: "All" });
     await expect(page.locator("table.data tbody tr").filter({ hasText: lastName })).toHaveCount(0);
   });
+
+  test("sends a result after confirming the patient and choosing an interface", async ({ page }) => {
+    await login(page, DEMO_USERS.admin, { redirect: "/results" });
+    const stamp = Date.now();
+    const patient = (await (
+      await page.request.post("/api/patients", {
+        headers: XHR,
+        data: {
+          firstName: "Sid",
+          lastName: `Sender${stamp}`,
+          mrn: `S-${stamp}`,
+          dob: "1949-02-03",
+          sex: "M",
+        },
+      })
+    ).json()) as { id: string };
+    const surveys = (await (await page.request.get("/api/surveys")).json()) as { items: { id: string }[] };
+    const saved = await page.request.post("/api/surveyresults", {
+      headers: XHR,
+      data: {
+        clientRequestId: `e2e-send-${stamp}`,
+        surveyId: surveys.items[0]?.id,
+        patientId: patient.id,
+        isSubmitted: true,
+        answers: {},
+      },
+    });
+    const { id } = (await saved.json()) as { id: string };
+    const created = await page.request.post("/api/interfaces", {
+      headers: XHR,
+      data: {
+        name: `EHR ${stamp}`,
+        type: "hl7-mllp",
+        host: "127.0.0.1",
+        port: 2575,
+        sendingApplication: "CORECARE",
+        sendingFacility: "DEMO",
+        receivingApplication: "EHR",
+        receivingFacility: "DEMO",
+      },
+    });
+    expect(created.ok(), await created.text()).toBe(true);
+
+    await page.goto(`/results/${id}`);
+    await page.getByRole("button", { name: "Send" }).click();
+    const dialog = page.getByRole("dialog", { name: "Send result" });
+    await expect(dialog).toContainText("Are you sure you want to do this?");
+    await expect(dialog).toContainText(`Patient: Sid Sender${stamp}`);
+    await expect(dialog.getByRole("button", { name: "Cancel" })).toBeVisible();
+    const confirm = dialog.getByRole("button", { name: "Confirm" });
+    await expect(confirm).toBeDisabled();
+    await expectNoSeriousA11yViolations(page);
+    await dialog.getByLabel("Interface").selectOption({ label: `EHR ${stamp}` });
+    await confirm.click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByText("The result is queued for delivery.")).toBeVisible();
+  });
 });

@@ -72,6 +72,60 @@ test.describe("HTTP client behaviours", () => {
   });
 });
 
+test.describe("keepalive", () => {
+  test("activity schedules a keepalive at most once per 300 seconds; failures other than 401 are only logged", async ({
+    page,
+  }) => {
+    await page.clock.install();
+    await login(page, DEMO_USERS.staff, { redirect: "/reports" });
+    await expect(page.getByRole("heading", { name: "Reports" })).toBeVisible();
+    const pings: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().endsWith("/api/auth/keepalive")) pings.push(request.method());
+    });
+    const warnings: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "warning") warnings.push(message.text());
+    });
+
+    await page.keyboard.press("Shift");
+    await page.mouse.down();
+    await page.mouse.up();
+    await page.clock.runFor(290_000);
+    expect(pings).toEqual([]);
+    await page.clock.runFor(11_000);
+    await expect.poll(() => pings).toEqual(["GET"]);
+
+    await page.keyboard.press("Shift");
+    await page.clock.runFor(9_000);
+    expect(pings).toHaveLength(1);
+
+    await page.route("**/api/auth/keepalive", (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: "application/json",
+        body: JSON.stringify({ responseStatus: { status: 500, message: "Keepalive store down." } }),
+      }),
+    );
+    await page.clock.runFor(300_000);
+    await expect.poll(() => warnings.some((w) => w.startsWith("keepalive failed"))).toBe(true);
+    await expect(page.getByTestId("error-banner")).toHaveCount(0);
+    await expect(page).toHaveURL(/\/reports$/);
+
+    await page.route("**/api/auth/keepalive", (route) =>
+      route.fulfill({
+        status: 401,
+        contentType: "application/json",
+        body: JSON.stringify({ responseStatus: { status: 401, message: "Your session has expired." } }),
+      }),
+    );
+    await page.keyboard.press("Shift");
+    await page.clock.runFor(300_000);
+    await page.waitForURL(/\/auth\/login\?redirect=/);
+    expect(new URL(page.url()).searchParams.get("redirect")).toBe("/reports");
+  });
+});
+
 test.describe("routes", () => {
   test("'/' goes to the configured default and a trailing slash is removed", async ({ page }) => {
     await login(page, DEMO_USERS.staff);
