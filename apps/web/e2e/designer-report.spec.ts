@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { DEMO_USERS, expect, login, test } from "./fixtures";
+import { DEMO_USERS, expect, expectNoSeriousA11yViolations, login, test } from "./fixtures";
 
 const XHR = { "X-Requested-With": "XMLHttpRequest" };
 const hex = (bytes: number) => randomBytes(bytes).toString("hex");
@@ -61,6 +61,7 @@ test.describe("report designer", () => {
     await page.getByRole("button", { name: "Preview on mock" }).click();
     await expect(output(page).getByText("1 of 1 results submitted.")).toBeVisible();
     await expect(output(page).getByRole("cell", { name: "Sample survey" })).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
 
     await setText(page, "Script", "return { rows: data.results };");
     await setText(

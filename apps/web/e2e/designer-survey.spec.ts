@@ -6,7 +6,7 @@ import {
   type Locator,
   type Page,
 } from "@playwright/test";
-import { DEMO_PASSWORD, DEMO_USERS, expect, login, test } from "./fixtures";
+import { DEMO_PASSWORD, DEMO_USERS, expect, expectNoSeriousA11yViolations, login, test } from "./fixtures";
 
 const HEADERS = { "X-Requested-With": "XMLHttpRequest" };
 const hex = (bytes: number) => randomBytes(bytes).toString("hex");
@@ -92,6 +92,7 @@ test.describe("survey designer", () => {
 
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await expect(page.getByText("All changes saved (version 1)")).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
 
     // Live preview with the tablet runner: the question condition, then the page condition.
     const preview = page.getByTestId("survey-preview");
