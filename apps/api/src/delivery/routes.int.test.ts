@@ -300,3 +300,32 @@ describe("POST /api/surveyresults/batchUpload", () => {
     }
   });
 });
+
+describe("delivery worker in the API process", () => {
+  test("delivers a send without being driven, and stops when the app closes", async () => {
+    const running = await createTestApp({ config: { nodeEnv: "development" } });
+    const receiver = await startMllpPeer("AA");
+    try {
+      const user = await running.createTestTenant({ role: "user" });
+      const s = await login(running.app, user.email);
+      const f = await createDeliveryFixture(running.db, user.tenantId, {
+        type: "hl7-mllp",
+        port: receiver.port,
+      });
+      const res = await send(s, f.resultId, "sendhl7", { interfaceId: f.interfaceId });
+      expect(res.statusCode).toBe(202);
+      const deadline = Date.now() + 15_000;
+      let status = "";
+      while (Date.now() < deadline) {
+        status = (await deliveriesOf(s, f.resultId))[0]?.status ?? "";
+        if (status === "delivered") break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(status).toBe("delivered");
+      expect(receiver.received).toHaveLength(1);
+    } finally {
+      await running.close();
+      await receiver.close();
+    }
+  });
+});
