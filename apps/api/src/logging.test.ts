@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { redactUrl } from "./logging.js";
+import { redactUrl, scrubText, serializeError } from "./logging.js";
 
 describe("redactUrl", () => {
   test.each([
@@ -10,5 +10,22 @@ describe("redactUrl", () => {
     ["/api/patients/65a1b2c3d4e5f60718293a4b", "/api/patients/65a1b2c3d4e5f60718293a4b"],
   ])("logs %s as %s", (url, logged) => {
     expect(redactUrl(url)).toBe(logged);
+  });
+});
+
+describe("serializeError", () => {
+  test("drops the bound parameters of a failed query and e-mail addresses", () => {
+    const err = new Error(
+      'Failed query: insert into "patients" ("first_name", "email") values ($1, $2)\nparams: Zebedee,zeb@example.test',
+    );
+    const logged = JSON.stringify(serializeError(err));
+    expect(logged).not.toContain("Zebedee");
+    expect(logged).not.toContain("zeb@example.test");
+    expect(logged).toContain("params: [redacted]");
+    expect(logged).toContain('insert into \\"patients\\"');
+  });
+
+  test("scrubs e-mail addresses from free text", () => {
+    expect(scrubText("mail to jane.doe@example.test failed")).toBe("mail to [email] failed");
   });
 });

@@ -22,6 +22,33 @@ export function redactUrl(url: string): string {
   return query === undefined ? safePath : `${safePath}?[redacted]`;
 }
 
+/**
+ * Removes the bound parameters a failed query's message carries (drizzle appends `params: …`, which can
+ * hold names, answers or e-mails) and any e-mail address.
+ */
+export function scrubText(text: string): string {
+  return text
+    .replace(/\nparams: [\s\S]*?(?=\n\s+at |$)/g, "\nparams: [redacted]")
+    .replace(/[^\s"'<>@]+@[^\s"'<>@]+\.[A-Za-z]{2,}/g, "[email]");
+}
+
+/** An error as a log line may show it: type, code and scrubbed message and stack. */
+export function serializeError(err: unknown): {
+  type: string;
+  message: string;
+  stack: string;
+  [key: string]: unknown;
+} {
+  if (!(err instanceof Error)) return { type: typeof err, message: scrubText(String(err)), stack: "" };
+  const code = (err as { code?: unknown }).code;
+  return {
+    type: err.name,
+    ...(code === undefined ? {} : { code }),
+    message: scrubText(err.message),
+    stack: scrubText(err.stack ?? ""),
+  };
+}
+
 /** Logger options: request lines carry method, redacted URL and address only; secrets are censored. */
 export function loggerOptions(
   config: Config,
@@ -41,7 +68,16 @@ export function loggerOptions(
       ],
       censor: "[redacted]",
     },
+    hooks: {
+      logMethod(args, method) {
+        method.apply(
+          this,
+          args.map((arg) => (typeof arg === "string" ? scrubText(arg) : arg)) as Parameters<typeof method>,
+        );
+      },
+    },
     serializers: {
+      err: serializeError,
       req(request: { method: string; url: string; ip?: string; socket?: { remoteAddress?: string } }) {
         return { method: request.method, url: redactUrl(request.url), remoteAddress: request.ip };
       },

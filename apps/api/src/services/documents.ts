@@ -10,13 +10,38 @@ import type {
   SurveySummary,
   VersionedSaveResponse,
 } from "@core-care/schema";
-import type { Db } from "../db/index.js";
+import type { Db, DbOrTx } from "../db/index.js";
 import { reports, reportVersions, surveys, surveyVersions, type ReportBody } from "../db/schema.js";
 import { conflict, notFound } from "../errors.js";
 
 /** Message of a version conflict; the designer appends its overwrite question (SPEC 8). */
 const conflictMessage = (kind: string, version: number) =>
   `This ${kind} has been changed by someone else since you opened it (server version ${version}).`;
+
+/**
+ * Which survey, and at which version, a tenant reads for an id: its own, or else another tenant's that
+ * can be subscribed to. Reads no definition, so it is cheap enough for every result save.
+ */
+export async function findReadableSurveyRef(
+  db: DbOrTx,
+  tenantId: string,
+  id: string,
+): Promise<{ tenantId: string; version: number; title: string; readOnly: boolean } | undefined> {
+  const columns = { tenantId: surveys.tenantId, version: surveys.version, title: surveys.title };
+  const [own] = await db
+    .select(columns)
+    .from(surveys)
+    .where(and(eq(surveys.tenantId, tenantId), eq(surveys.id, id)))
+    .limit(1);
+  if (own !== undefined) return { ...own, readOnly: false };
+  const [shared] = await db
+    .select(columns)
+    .from(surveys)
+    .where(and(eq(surveys.id, id), eq(surveys.canSubscribeTo, true), ne(surveys.tenantId, tenantId)))
+    .orderBy(asc(surveys.tenantId))
+    .limit(1);
+  return shared === undefined ? undefined : { ...shared, readOnly: true };
+}
 
 /** A survey row the tenant may read: its own, or another tenant's that can be subscribed to. */
 export async function findReadableSurvey(db: Db, tenantId: string, id: string) {

@@ -5,7 +5,7 @@ import type { Db } from "../db/index.js";
 import { patients, patientSurveys } from "../db/schema.js";
 import { conflict, notFound } from "../errors.js";
 import { isUniqueViolation } from "../db/errors.js";
-import { findReadableSurvey } from "./documents.js";
+import { findReadableSurveyRef } from "./documents.js";
 
 type PatientRow = typeof patients.$inferSelect;
 
@@ -147,10 +147,10 @@ export async function listPatientSurveys(
     .orderBy(asc(patientSurveys.assignedAt));
   const result: PatientSurvey[] = [];
   for (const row of rows) {
-    const found = await findReadableSurvey(db, tenantId, row.surveyId);
+    const found = await findReadableSurveyRef(db, tenantId, row.surveyId);
     result.push({
       surveyId: row.surveyId,
-      title: found?.row.title ?? "",
+      title: found?.title ?? "",
       assignedAt: row.assignedAt.toISOString(),
     });
   }
@@ -165,7 +165,7 @@ export async function assignSurvey(
   userId: string,
 ): Promise<void> {
   await getPatient(db, tenantId, patientId);
-  if ((await findReadableSurvey(db, tenantId, surveyId)) === undefined) throw notFound("Survey");
+  if ((await findReadableSurveyRef(db, tenantId, surveyId)) === undefined) throw notFound("Survey");
   await db
     .insert(patientSurveys)
     .values({ tenantId, patientId, surveyId, assignedBy: userId })

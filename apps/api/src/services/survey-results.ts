@@ -11,7 +11,7 @@ import { PAGE_SIZE } from "@core-care/schema";
 import type { Db, DbOrTx } from "../db/index.js";
 import { patients, safetyAlerts, surveyResults, surveyVersions } from "../db/schema.js";
 import { conflict, notFound } from "../errors.js";
-import { findReadableSurvey } from "./documents.js";
+import { findReadableSurveyRef } from "./documents.js";
 import { getPatient } from "./patients.js";
 
 const SUBMITTED = "This survey result has been submitted and can no longer be changed.";
@@ -170,27 +170,20 @@ export async function saveResult(
   userId: string,
 ): Promise<SaveOutcome> {
   if (input.id === undefined) {
-    const [existing] = await db
-      .select({ id: surveyResults.id })
-      .from(surveyResults)
-      .where(
-        and(eq(surveyResults.tenantId, tenantId), eq(surveyResults.clientRequestId, input.clientRequestId)),
-      );
-    if (existing !== undefined) return { id: existing.id, created: false, submitted: false };
     await getPatient(db, tenantId, input.patientId);
-    const survey = await findReadableSurvey(db, tenantId, input.surveyId);
+    const survey = await findReadableSurveyRef(db, tenantId, input.surveyId);
     if (survey === undefined) throw notFound("Survey");
     const id = objectId();
-    return db.transaction(async (tx) => {
-      const now = new Date();
-      const inserted = await tx
+    const now = new Date();
+    const insert = (tx: DbOrTx) =>
+      tx
         .insert(surveyResults)
         .values({
           tenantId,
           id,
           surveyId: input.surveyId,
-          surveyTenantId: survey.row.tenantId,
-          surveyVersion: survey.row.version,
+          surveyTenantId: survey.tenantId,
+          surveyVersion: survey.version,
           patientId: input.patientId,
           clientRequestId: input.clientRequestId,
           answers: input.answers,
@@ -200,22 +193,24 @@ export async function saveResult(
         })
         .onConflictDoNothing()
         .returning({ id: surveyResults.id });
-      if (inserted.length === 0) {
-        const [raced] = await tx
-          .select({ id: surveyResults.id })
-          .from(surveyResults)
-          .where(
-            and(
-              eq(surveyResults.tenantId, tenantId),
-              eq(surveyResults.clientRequestId, input.clientRequestId),
-            ),
-          );
-        if (raced === undefined) throw conflict("The survey result could not be saved; please retry.");
-        return { id: raced.id, created: false, submitted: false };
-      }
-      if (input.isSubmitted) await raiseSafetyAlerts(tx, tenantId, id, input.patientId, input.answers);
-      return { id, created: true, submitted: input.isSubmitted };
-    });
+    // A plain save is one statement; a submitting one also opens its safety alerts, atomically.
+    const inserted = input.isSubmitted
+      ? await db.transaction(async (tx) => {
+          const rows = await insert(tx);
+          if (rows.length > 0) await raiseSafetyAlerts(tx, tenantId, id, input.patientId, input.answers);
+          return rows;
+        })
+      : await insert(db);
+    if (inserted.length > 0) return { id, created: true, submitted: input.isSubmitted };
+    // A retry of an earlier save: the unique client request id kept one row; answer its id.
+    const [raced] = await db
+      .select({ id: surveyResults.id })
+      .from(surveyResults)
+      .where(
+        and(eq(surveyResults.tenantId, tenantId), eq(surveyResults.clientRequestId, input.clientRequestId)),
+      );
+    if (raced === undefined) throw conflict("The survey result could not be saved; please retry.");
+    return { id: raced.id, created: false, submitted: false };
   }
 
   const id = input.id;
