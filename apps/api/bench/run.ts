@@ -1,0 +1,252 @@
+/**
+ * Load benchmark of signed-in survey-result saves (POST /api/surveyresults) with sessions, tenancy,
+ * validation and audit switched on, beside a bare Fastify + zod + JSONB insert of the same row on the
+ * same database, measured in the same run. Loopback only, bounded by BENCH_DURATION seconds per case.
+ *
+ *   pnpm --filter @core-care/api bench                    # PGlite
+ *   DATABASE_URL=postgres://… pnpm --filter @core-care/api bench   # PGlite and the PostgreSQL server
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import autocannon from "autocannon";
+import Fastify from "fastify";
+import pg from "pg";
+import { sql } from "drizzle-orm";
+import { objectId, CORE_CARE_WELLNESS_EXAM_ID } from "@core-care/survey-engine";
+import { SurveyResultSaveRequestSchema } from "@core-care/schema";
+import { buildApp } from "../src/app.js";
+import type { Config } from "../src/config.js";
+import { openDatabase, type Database } from "../src/db/index.js";
+import { patients, surveyResults, tenants, userTenants, users } from "../src/db/schema.js";
+import { installBuiltinSurveys } from "../src/services/builtin-surveys.js";
+import { hashPassword } from "../src/services/passwords.js";
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const PASSWORD = "bench passphrase: cobalt heron 2291";
+const ANSWERS = {
+  functional: { eating: "0", bathroom: "0" },
+  pain: { hadPain: "1" },
+  social: { exerciseYesNo: "yes" },
+};
+
+interface Row {
+  database: string;
+  target: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function load(url: string, headers: Record<string, string>, body: () => string) {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    requests: [{ method: "POST", setupRequest: (request) => ({ ...request, body: body() }) }],
+  });
+  // Let requests still in flight when the clock stopped finish before the server and database close.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+async function seed(database: Database) {
+  const tenantId = "bench";
+  const userId = objectId();
+  const patientId = objectId();
+  await database.db
+    .insert(tenants)
+    .values({ id: tenantId, name: "Bench", settings: { teleAwvEmail: false, alternateFalls: false } });
+  await installBuiltinSurveys(database.db, tenantId);
+  await database.db
+    .insert(users)
+    .values({
+      id: userId,
+      email: "bench@example.test",
+      firstName: "B",
+      lastName: "Ench",
+      passwordHash: await hashPassword(PASSWORD),
+    });
+  await database.db.insert(userTenants).values({ tenantId, userId, roles: 1 });
+  await database.db
+    .insert(patients)
+    .values({
+      tenantId,
+      id: patientId,
+      mrn: "B-1",
+      firstName: "P",
+      lastName: "Atient",
+      dob: "1950-01-01",
+      sex: "F",
+    });
+  return { tenantId, patientId };
+}
+
+/** The full app: session cookie, CSRF header, tenancy, zod, idempotency key, audit. */
+async function benchApp(database: Database, label: string, patientId: string): Promise<Row> {
+  const dataDir = mkdtempSync(join(tmpdir(), "core-care-bench-"));
+  const config: Config = {
+    port: 0,
+    host: "127.0.0.1",
+    dataDir,
+    databaseUrl: undefined,
+    nodeEnv: "production",
+    sessionSecret: randomBytes(32).toString("base64url"),
+    demoPassword: PASSWORD,
+    idleTimeoutSeconds: 1440,
+    absoluteTimeoutSeconds: 43_200,
+    smtpUrl: undefined,
+    mailFrom: "bench@example.test",
+    publicUrl: "http://127.0.0.1",
+    webDist: join(dataDir, "none"),
+    logLevel: "warn",
+    seedOnStart: false,
+    rateLimitPerMinute: 10_000_000,
+    trustProxy: true,
+  };
+  const app = await buildApp(config, { database });
+  const address = await app.listen({ port: 0, host: "127.0.0.1" });
+  try {
+    const login = await fetch(`${address}/api/auth/sessions`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-requested-with": "XMLHttpRequest",
+        "x-forwarded-proto": "https",
+      },
+      body: JSON.stringify({ email: "bench@example.test", password: PASSWORD }),
+    });
+    const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    if (login.status !== 200 || cookie === "") throw new Error(`bench login failed: ${login.status}`);
+    const stats = await load(
+      `${address}/api/surveyresults`,
+      { cookie, "x-requested-with": "XMLHttpRequest", "x-forwarded-proto": "https" },
+      () =>
+        JSON.stringify({
+          clientRequestId: `bench-${objectId()}`,
+          surveyId: CORE_CARE_WELLNESS_EXAM_ID,
+          patientId,
+          isSubmitted: false,
+          answers: ANSWERS,
+        }),
+    );
+    return { database: label, target: "core-care (sessions, tenancy, audit)", ...stats };
+  } finally {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The baseline: Fastify, the same zod schema, one JSONB insert of the same row, nothing else. */
+async function benchBare(
+  database: Database,
+  label: string,
+  tenantId: string,
+  patientId: string,
+): Promise<Row> {
+  const app = Fastify({ logger: false });
+  app.post("/save", async (request) => {
+    const body = SurveyResultSaveRequestSchema.parse(request.body);
+    const id = objectId();
+    await database.db.insert(surveyResults).values({
+      tenantId,
+      id,
+      surveyId: body.surveyId,
+      surveyTenantId: tenantId,
+      surveyVersion: 1,
+      patientId: body.patientId,
+      clientRequestId: body.clientRequestId,
+      answers: body.answers,
+      isSubmitted: body.isSubmitted,
+    });
+    return { id };
+  });
+  const address = await app.listen({ port: 0, host: "127.0.0.1" });
+  try {
+    const stats = await load(`${address}/save`, {}, () =>
+      JSON.stringify({
+        clientRequestId: `bare-${objectId()}`,
+        surveyId: CORE_CARE_WELLNESS_EXAM_ID,
+        patientId,
+        isSubmitted: false,
+        answers: ANSWERS,
+      }),
+    );
+    return { database: label, target: "bare fastify + zod + insert", ...stats };
+  } finally {
+    await app.close();
+  }
+}
+
+async function withDatabase(
+  kind: "pglite" | "postgres",
+): Promise<{ database: Database; drop: () => Promise<void> }> {
+  if (kind === "pglite") {
+    const database = await openDatabase({});
+    return { database, drop: () => database.close() };
+  }
+  const serverUrl = process.env.DATABASE_URL ?? "";
+  const name = `bench_${randomBytes(5).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 20 });
+  return {
+    database,
+    async drop() {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: serverUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+const kinds: ("pglite" | "postgres")[] = process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+const rows: Row[] = [];
+for (const kind of kinds) {
+  const { database, drop } = await withDatabase(kind);
+  try {
+    const { tenantId, patientId } = await seed(database);
+    rows.push(await benchBare(database, kind, tenantId, patientId));
+    rows.push(await benchApp(database, kind, patientId));
+    const [count] = await database.db.select({ n: sql<number>`count(*)::int` }).from(surveyResults);
+    console.log(`${kind}: ${count?.n ?? 0} rows written`);
+  } finally {
+    await drop();
+  }
+}
+
+console.log(`\nPOST survey result, ${CONNECTIONS} connections, ${DURATION} s each, loopback\n`);
+console.table(rows);
+for (const kind of kinds) {
+  const bare = rows.find((r) => r.database === kind && r.target.startsWith("bare"));
+  const full = rows.find((r) => r.database === kind && r.target.startsWith("core-care"));
+  if (bare !== undefined && full !== undefined && bare.requestsPerSecond > 0) {
+    const ratio = Math.round((100 * full.requestsPerSecond) / bare.requestsPerSecond);
+    console.log(
+      `${kind}: core-care at ${ratio}% of the bare baseline, p99 ${full.p99Ms} ms (target: 70%, p99 < 20 ms)`,
+    );
+  }
+}
+mkdirSync(".reports", { recursive: true });
+writeFileSync(
+  join(".reports", "bench.json"),
+  JSON.stringify({ connections: CONNECTIONS, durationSeconds: DURATION, rows }, null, 2),
+);
