@@ -52,7 +52,7 @@ const EnvSchema = z.object({
   WEB_DIST: z.preprocess(blankToUndefined, z.string().optional()),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SEED_ON_START: z.enum(["true", "false"]).default("true"),
-  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
   TRUST_PROXY: z.enum(["true", "false"]).default("false"),
 });
 
