@@ -301,6 +301,7 @@ describe("openDocument", () => {
     const opened = await openDocument("survey", fresh.id, local);
 
     expect(opened).toEqual({ document: fresh, saved: false, readOnly: false, source: "local" });
+    expect(peer.seen).toEqual([]);
   });
 
   test("fails when the document is neither on the server nor in the local copy", async () => {

@@ -159,16 +159,11 @@ export async function openDocument<E extends EntityName>(
 ): Promise<OpenedDocument<EntityDocuments[E]>> {
   const stored = local.read();
   const mine = stored && stored.document.id === id ? stored : null;
-  let fresh: (EntityDocuments[E] & { readOnly?: boolean }) | undefined;
-  try {
-    fresh = await loadRemote(entity, id, mine?.document.version);
-  } catch (error) {
-    // A document created here and never saved exists only in the local copy.
-    if (mine && mine.document.version === 0 && error instanceof ApiError && error.status === 404) {
-      return { document: mine.document, saved: false, readOnly: false, source: "local" };
-    }
-    throw error;
+  // Version 0: created here and never saved, so the server cannot hold it yet.
+  if (mine && mine.document.version === 0 && !mine.saved) {
+    return { document: mine.document, saved: false, readOnly: false, source: "local" };
   }
+  const fresh = await loadRemote(entity, id, mine?.document.version);
   if (mine && (fresh === undefined || !mine.saved)) {
     return {
       document: mine.document,
