@@ -6,12 +6,16 @@ import { defineConfig } from "@playwright/test";
 const port = Number(process.env.E2E_PORT ?? 4173);
 process.env.E2E_PORT = String(port);
 // One fresh data directory per run, so every run starts on a new embedded database.
-const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), "core-care-e2e-"));
-process.env.E2E_DATA_DIR = dataDir;
+if (!process.env.E2E_DATA_DIR) {
+  process.env.E2E_DATA_DIR = mkdtempSync(join(tmpdir(), "core-care-e2e-"));
+  process.env.E2E_DATA_DIR_CREATED = "1";
+}
+const dataDir = process.env.E2E_DATA_DIR;
 const idleTimeout = process.env.E2E_IDLE_TIMEOUT_SECONDS;
 
 export default defineConfig({
   testDir: "e2e",
+  globalTeardown: "./e2e/global-teardown.ts",
   fullyParallel: false,
   workers: 1,
   timeout: 60_000,
@@ -49,6 +53,7 @@ export default defineConfig({
       DATA_DIR: dataDir,
       DATABASE_URL: "",
       ...(idleTimeout ? { IDLE_TIMEOUT_SECONDS: idleTimeout } : {}),
+      ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
     },
   },
 });

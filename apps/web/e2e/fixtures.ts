@@ -114,6 +114,7 @@ export async function startServer(env: Record<string, string>): Promise<ExtraSer
       NODE_ENV: "test",
       DATA_DIR: dataDir,
       DATABASE_URL: "",
+      ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
       ...env,
     },
     stdio: "ignore",
