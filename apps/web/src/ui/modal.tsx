@@ -33,7 +33,7 @@ export function Modal({ title, onClose, children, footer, describedBy }: ModalPr
 
   useEffect(() => {
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const first = dialog.current?.querySelector<HTMLElement>(`.modal-body ${FOCUSABLE}`);
+    const first = dialog.current?.querySelector(".modal-body")?.querySelector<HTMLElement>(FOCUSABLE);
     (first ?? dialog.current)?.focus();
     const close = () => closeRef.current();
     window.addEventListener(MODAL_CLOSE_EVENT, close);
