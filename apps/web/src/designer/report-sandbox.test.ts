@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { isFrameMessage, reportDocument } from "./report-protocol";
 import { ReportSandbox, sandboxDocument } from "./report-sandbox";
 
@@ -43,6 +43,25 @@ describe("ReportSandbox", () => {
     sandbox.dispose();
     await expect(second).rejects.toThrow("The report run was replaced.");
     expect(container.querySelector("iframe")).toBeNull();
+  });
+});
+
+describe("ReportSandbox time limit", () => {
+  test("tears the frame down and says so when the sandbox never starts", async () => {
+    vi.useFakeTimers();
+    try {
+      const container = document.createElement("div");
+      document.body.append(container);
+      const run = new ReportSandbox(container, 1_000).run("return data;", "", {});
+      const outcome = expect(run).rejects.toThrow(
+        "The report sandbox could not start; the page's security policy may not allow it.",
+      );
+      await vi.advanceTimersByTimeAsync(6_001);
+      await outcome;
+      expect(container.querySelector("iframe")).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -48,12 +48,12 @@ export class ReportSandbox {
         clearTimeout(timer);
         outcome();
       };
+      let started = false;
       const timer = setTimeout(() => {
-        settle(() =>
-          reject(
-            new Error(`The report script ran longer than ${this.timeoutMs / 1000} seconds and was stopped.`),
-          ),
-        );
+        const message = started
+          ? `The report script ran longer than ${this.timeoutMs / 1000} seconds and was stopped.`
+          : "The report sandbox could not start; the page's security policy may not allow it.";
+        settle(() => reject(new Error(message)));
         this.dispose();
       }, this.timeoutMs + FRAME_START_MS);
       const onMessage = (event: MessageEvent) => {
@@ -62,6 +62,7 @@ export class ReportSandbox {
         switch (message.type) {
           case "ready": {
             if (settled) return;
+            started = true;
             const request: FrameRequest = { type: "run", script, markup, data, timeoutMs: this.timeoutMs };
             frame.contentWindow?.postMessage(request, "*");
             break;
