@@ -108,6 +108,21 @@ const FIRST_CHOICE_FIELDS = [
   "directives.dnr",
 ];
 
+/**
+ * Runs `action` and answers the alert it raises, returning its text. The handler accepts the alert at
+ * once: an action that is still settling while an alert is open would otherwise wait for it.
+ */
+async function alertOf(page: Page, action: () => Promise<unknown>): Promise<string> {
+  const message = new Promise<string>((resolve) => {
+    page.once("dialog", (dialog) => {
+      resolve(dialog.message());
+      void dialog.accept();
+    });
+  });
+  await action();
+  return message;
+}
+
 /** Answers every required question with the quickest choices, opening no follow-up. */
 async function answerEverything(page: Page) {
   for (const field of FIRST_CHOICE_FIELDS) {
@@ -144,11 +159,9 @@ test.describe("Tele-AWV", () => {
     const form = page.getByRole("form", { name: "Wellness visit e-mail" });
     await expect(form.getByLabel("Patient e-mail")).toHaveValue(email);
     const before = outboxFiles();
-    const sent = page.waitForEvent("dialog");
-    await form.getByRole("button", { name: "Send Tele-AWV e-mail" }).click();
-    const dialog = await sent;
-    expect(dialog.message()).toBe("An email with a link to the Tele-AWV has been sent to the patient.");
-    await dialog.accept();
+    expect(
+      await alertOf(page, () => form.getByRole("button", { name: "Send Tele-AWV e-mail" }).click()),
+    ).toBe("An email with a link to the Tele-AWV has been sent to the patient.");
     const link = invitationLink(before, email);
     expect([...link.searchParams.keys()]).toEqual(["tenant", "patientId", "ptEmail", "ptS", "ptPY", "pt100"]);
     expect(link.hash).toMatch(/^#token=[A-Za-z0-9_-]{43}/);
@@ -249,11 +262,9 @@ test.describe("Tele-AWV", () => {
     // The same link cannot be used twice.
     await tab.goto(link.toString());
     await answerEverything(tab);
-    const refused = tab.waitForEvent("dialog");
-    await tab.getByRole("button", { name: "Submit AWV" }).click();
-    const refusal = await refused;
-    expect(refusal.message()).toBe("An error has occurred.");
-    await refusal.accept();
+    expect(await alertOf(tab, () => tab.getByRole("button", { name: "Submit AWV" }).click())).toBe(
+      "An error has occurred.",
+    );
     await expect(tab).toHaveURL(/\/auth\/teleawv\?/);
     await patientContext.close();
 
@@ -289,13 +300,12 @@ test.describe("Tele-AWV", () => {
   });
 
   test("alerts and signs out when the link lacks a required parameter", async ({ page }) => {
-    const shown = page.waitForEvent("dialog");
-    await page.goto("/auth/teleawv?tenant=demo&patientId=64a1c0de00000000000000aa");
-    const dialog = await shown;
-    expect(dialog.message()).toBe(
+    const message = await alertOf(page, () =>
+      page.goto("/auth/teleawv?tenant=demo&patientId=64a1c0de00000000000000aa"),
+    );
+    expect(message).toBe(
       "An error has occurred.  Please try loading this page from the email you were sent.",
     );
-    await dialog.accept();
     await page.waitForURL("**/auth/login**");
   });
 
@@ -305,11 +315,9 @@ test.describe("Tele-AWV", () => {
       `/auth/teleawv?tenant=demo&patientId=64a1c0de00000000000000aa&ptEmail=x%40example.org&ptS=false&ptPY=false&pt100=false#token=${"f".repeat(43)}`,
     );
     await answerEverything(page);
-    const shown = page.waitForEvent("dialog");
-    await page.getByRole("button", { name: "Submit AWV" }).click();
-    const dialog = await shown;
-    expect(dialog.message()).toBe("An error has occurred.");
-    await dialog.accept();
+    expect(await alertOf(page, () => page.getByRole("button", { name: "Submit AWV" }).click())).toBe(
+      "An error has occurred.",
+    );
     await expect(page).toHaveURL(/\/auth\/teleawv\?/);
   });
 });

@@ -1,4 +1,5 @@
 import {
+  ALTERNATE_FALLS_TENANT_IDS,
   parseTeleAwvQuery,
   pruneHiddenAnswers,
   TELE_AWV_HIDDEN_FIELDS,
@@ -21,13 +22,6 @@ export const TELE_AWV_COMPLETE_TEXT =
 
 /** SPEC 7: the alert after the invitation e-mail was sent. */
 export const AWV_EMAIL_SENT = "An email with a link to the Tele-AWV has been sent to the patient.";
-
-/** SPEC 9: tenants that ask the alternate falls questions, used when the link does not say. */
-export const ALTERNATE_FALLS_TENANTS: readonly string[] = [
-  "sc-duncan-corecarefp",
-  "tx-plano-btpa",
-  "localhost",
-];
 
 const REQUIRED_PARAMS = ["patientId", "tenant", "ptEmail"] as const;
 
@@ -76,7 +70,8 @@ export function questionnaireContext(
   alternateFalls: boolean | undefined,
   answers: Answers,
 ): EvalContext {
-  const falls = alternateFalls ?? ALTERNATE_FALLS_TENANTS.includes(hidden.tenant);
+  // Links from before the fragment carried the setting fall back to the spec's tenant list (SPEC 9).
+  const falls = alternateFalls ?? ALTERNATE_FALLS_TENANT_IDS.includes(hidden.tenant);
   return {
     answers: { ...answers, ...hidden },
     tenant: { id: hidden.tenant, settings: { alternateFalls: falls } },
