@@ -2,6 +2,8 @@ import { useEffect, useId, useRef, useState } from "react";
 import { Link, useParams } from "react-router-dom";
 import type { Report } from "@core-care/schema";
 import { DEFAULTS, objectId } from "@core-care/survey-engine";
+import { useMe } from "../api/session";
+import { hasRole } from "../api/types";
 import { usePageTitle } from "../portal/page-title";
 import { DurationSelect } from "../portal/results/duration-select";
 import { loadReportData, withoutProtectedFields } from "./report-data";
@@ -57,6 +59,8 @@ export function createReport(): Report {
 
 /** The report designer at /reports/:reportId/edit (SPEC 1, 3). */
 export default function ReportDesignerPage() {
+  const me = useMe();
+  const canEdit = me ? hasRole(me.user.roles, "admin") || hasRole(me.user.roles, "sysAdmin") : false;
   const { reportId = "" } = useParams();
   const { state, saving, edit, save } = useDesignerDocument("report", reportId);
   usePageTitle(state.status === "ready" ? `Report: ${state.document.title}` : "Report designer");
@@ -79,7 +83,7 @@ export default function ReportDesignerPage() {
     <ReportDesigner
       report={state.document}
       saved={state.saved}
-      readOnly={state.readOnly}
+      readOnly={state.readOnly || !canEdit}
       saving={saving}
       onEdit={edit}
       onSave={save}

@@ -3,6 +3,8 @@ import userEvent from "@testing-library/user-event";
 import { MemoryRouter, Route, Routes } from "react-router-dom";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { CONDITION_ACTIONS, createSurvey, type Survey } from "@core-care/survey-engine";
+import { setMe } from "../api/session";
+import { Role } from "../api/types";
 import { createLocalCopy } from "./local-copy";
 import SurveyDesignerPage from "./survey-designer-page";
 
@@ -23,6 +25,18 @@ function stored(): Survey | undefined {
 
 beforeEach(() => {
   window.localStorage.clear();
+  setMe({
+    user: {
+      id: "aaaaaaaaaaaaaaaaaaaaaaaa",
+      email: "admin@example.test",
+      firstName: "Ada",
+      lastName: "Admin",
+      roles: Role.admin,
+      tenant: "demo",
+      tenants: ["demo"],
+    },
+    tenant: { id: "demo", name: "Demo", settings: { teleAwvEmail: false, alternateFalls: false } },
+  });
 });
 
 afterEach(() => {
@@ -30,6 +44,14 @@ afterEach(() => {
 });
 
 describe("SurveyDesignerPage", () => {
+  test("is read-only for a user who is not an administrator", async () => {
+    setMe(null);
+    openDesigner(createSurvey());
+    expect(await screen.findByText("Only administrators can change surveys.")).toBeDefined();
+    expect(screen.getByLabelText("Survey title").matches(":disabled")).toBe(true);
+    expect(screen.queryByRole("button", { name: "Save" })).toBeNull();
+  });
+
   test("builds a page with a question and a condition from the engine's action list, kept in the local copy", async () => {
     const user = userEvent.setup();
     const survey = createSurvey();

@@ -2,6 +2,7 @@ import { useId, useMemo, useState } from "react";
 import { Link, useParams } from "react-router-dom";
 import { createPage, objectId, type Page, type Section, type Survey } from "@core-care/survey-engine";
 import { useMe } from "../api/session";
+import { hasRole } from "../api/types";
 import { usePageTitle } from "../portal/page-title";
 import { ConditionList } from "./condition-editor";
 import { QuestionList } from "./question-editor";
@@ -14,6 +15,8 @@ import "./designer.css";
 
 /** The survey designer at /surveys/:surveyId (SPEC 1, 3, 4). */
 export default function SurveyDesignerPage() {
+  const me = useMe();
+  const canEdit = me ? hasRole(me.user.roles, "admin") || hasRole(me.user.roles, "sysAdmin") : false;
   const { surveyId = "" } = useParams();
   const { state, saving, edit, save } = useDesignerDocument("survey", surveyId);
   usePageTitle(state.status === "ready" ? `Survey: ${state.document.title}` : "Survey designer");
@@ -36,7 +39,8 @@ export default function SurveyDesignerPage() {
     <SurveyDesigner
       survey={state.document}
       saved={state.saved}
-      readOnly={state.readOnly}
+      readOnly={state.readOnly || !canEdit}
+      shared={state.readOnly}
       saving={saving}
       onEdit={edit}
       onSave={save}
@@ -48,12 +52,14 @@ interface SurveyDesignerProps {
   survey: Survey;
   saved: boolean;
   readOnly: boolean;
+  /** Another practice's survey offered for subscription. */
+  shared: boolean;
   saving: boolean;
   onEdit: (change: (survey: Survey) => Survey) => void;
   onSave: () => Promise<void>;
 }
 
-function SurveyDesigner({ survey, saved, readOnly, saving, onEdit, onSave }: SurveyDesignerProps) {
+function SurveyDesigner({ survey, saved, readOnly, shared, saving, onEdit, onSave }: SurveyDesignerProps) {
   const id = useId();
   const me = useMe();
   const [pageIndex, setPageIndex] = useState(0);
@@ -123,10 +129,12 @@ function SurveyDesigner({ survey, saved, readOnly, saving, onEdit, onSave }: Sur
           </Link>
         </div>
       </div>
-      {readOnly ? (
+      {shared ? (
         <p className="notice">
           This survey is shared by another practice. You may use it, but only its owner can change it.
         </p>
+      ) : readOnly ? (
+        <p className="notice">Only administrators can change surveys.</p>
       ) : null}
       {importProblems.length > 0 ? (
         <div className="notice error" role="alert">
