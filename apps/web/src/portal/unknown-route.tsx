@@ -1,7 +1,6 @@
 import { useEffect } from "react";
 import { Link, useLocation } from "react-router-dom";
-
-const firstDocumentPath = typeof window === "undefined" ? "" : window.location.pathname;
+import { FIRST_DOCUMENT_PATH } from "../first-path";
 
 /**
  * SPEC 2: an unknown path triggers a full page load, so the server can answer it. When the server
@@ -9,7 +8,7 @@ const firstDocumentPath = typeof window === "undefined" ? "" : window.location.p
  */
 export function UnknownRoute() {
   const { pathname, search, hash } = useLocation();
-  const loadedByServer = pathname === firstDocumentPath;
+  const loadedByServer = pathname === FIRST_DOCUMENT_PATH;
   useEffect(() => {
     if (!loadedByServer) window.location.assign(`${pathname}${search}${hash}`);
   }, [loadedByServer, pathname, search, hash]);
