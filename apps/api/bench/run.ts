@@ -70,27 +70,23 @@ async function seed(database: Database) {
     .insert(tenants)
     .values({ id: tenantId, name: "Bench", settings: { teleAwvEmail: false, alternateFalls: false } });
   await installBuiltinSurveys(database.db, tenantId);
-  await database.db
-    .insert(users)
-    .values({
-      id: userId,
-      email: "bench@example.test",
-      firstName: "B",
-      lastName: "Ench",
-      passwordHash: await hashPassword(PASSWORD),
-    });
+  await database.db.insert(users).values({
+    id: userId,
+    email: "bench@example.test",
+    firstName: "B",
+    lastName: "Ench",
+    passwordHash: await hashPassword(PASSWORD),
+  });
   await database.db.insert(userTenants).values({ tenantId, userId, roles: 1 });
-  await database.db
-    .insert(patients)
-    .values({
-      tenantId,
-      id: patientId,
-      mrn: "B-1",
-      firstName: "P",
-      lastName: "Atient",
-      dob: "1950-01-01",
-      sex: "F",
-    });
+  await database.db.insert(patients).values({
+    tenantId,
+    id: patientId,
+    mrn: "B-1",
+    firstName: "P",
+    lastName: "Atient",
+    dob: "1950-01-01",
+    sex: "F",
+  });
   return { tenantId, patientId };
 }
 

@@ -15,16 +15,14 @@ afterAll(async () => {
 
 async function alertIn(tenantId: string) {
   const id = objectId();
-  await t.db
-    .insert(safetyAlerts)
-    .values({
-      tenantId,
-      id,
-      resultId: objectId(),
-      patientId: objectId(),
-      kind: "phq9-self-harm",
-      message: "m",
-    });
+  await t.db.insert(safetyAlerts).values({
+    tenantId,
+    id,
+    resultId: objectId(),
+    patientId: objectId(),
+    kind: "phq9-self-harm",
+    message: "m",
+  });
   return id;
 }
 
