@@ -120,6 +120,8 @@ test.describe("survey results", () => {
     const confirm = dialog.getByRole("button", { name: "Confirm" });
     await expect(confirm).toBeDisabled();
     await expectNoSeriousA11yViolations(page);
+    await expect(dialog.getByLabel("Location").locator("option")).toContainText(["Main Clinic"]);
+    await dialog.getByLabel("Location").selectOption({ label: "Main Clinic" });
     await dialog.getByLabel("Interface").selectOption({ label: `EHR ${stamp}` });
     await confirm.click();
     await expect(dialog).toBeHidden();

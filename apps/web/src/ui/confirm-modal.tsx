@@ -67,7 +67,7 @@ export function ConfirmModal({
   const [interfaceId, setInterfaceId] = useState("");
   const [yes, no] = buttons === "yes-no" ? ["Yes", "No"] : ["Confirm", "Cancel"];
   const needsInterface = types.length > 0;
-  const ready = (!withLocation || locationId !== "") && (!needsInterface || interfaceId !== "");
+  const ready = !needsInterface || interfaceId !== "";
 
   return (
     <Modal
@@ -85,7 +85,7 @@ export function ConfirmModal({
             disabled={!ready}
             onClick={() => {
               const choice: ConfirmChoice = {};
-              if (withLocation) choice.locationId = locationId;
+              if (withLocation && locationId !== "") choice.locationId = locationId;
               if (needsInterface) choice.interfaceId = interfaceId;
               onConfirm(choice);
             }}
@@ -106,7 +106,7 @@ export function ConfirmModal({
           <div className="field">
             <label htmlFor={`${id}-location`}>Location</label>
             <select id={`${id}-location`} value={locationId} onChange={(e) => setLocationId(e.target.value)}>
-              <option value="">{locations ? "Choose a location" : "Loading..."}</option>
+              <option value="">{locations ? "No particular location" : "Loading..."}</option>
               {locations?.map((l) => (
                 <option key={l.id} value={l.id}>
                   {l.name}

@@ -142,6 +142,7 @@ export default function ResultPage() {
         <ConfirmModal
           title="Send result"
           patientName={result.patientName}
+          withLocation
           interfaceType={["hl7-mllp", "cda-mllp", "cda-sftp", "sftp", "fhir-http"]}
           buttons="confirm-cancel"
           onClose={() => setModal(null)}
