@@ -1,7 +1,5 @@
-import type { AddressInfo } from "node:net";
 import Fastify from "fastify";
-import { simpleParser, type ParsedMail } from "mailparser";
-import { SMTPServer } from "smtp-server";
+import type { ParsedMail } from "mailparser";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import {
@@ -16,6 +14,7 @@ import {
 } from "@core-care/survey-engine";
 import { TeleAwvSubmitRequestSchema, type TenantSettings } from "@core-care/schema";
 import { createTestDatabase, createTestTenant, testConfig } from "../../test/helpers.js";
+import { startSmtpPeer } from "../../test/mail.js";
 import type { Database, Db } from "../db/index.js";
 import { awvInvitations, safetyAlerts, surveyResults } from "../db/schema.js";
 import { AppError } from "../errors.js";
@@ -34,39 +33,25 @@ const PUBLIC_URL = "http://127.0.0.1:4173";
 const log = Fastify({ logger: false }).log;
 
 // A real SMTP server on 127.0.0.1 receives every message the mailer sends.
-let smtp: SMTPServer;
+let smtp: Awaited<ReturnType<typeof startSmtpPeer>>;
 let inbox: ParsedMail[] = [];
 let database: Database;
 let db: Db;
 let mailer: Mailer;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, _session, callback) {
-      simpleParser(stream).then(
-        (mail) => {
-          inbox.push(mail);
-          callback();
-        },
-        (error: Error) => callback(error),
-      );
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  const { port } = smtp.server.address() as AddressInfo;
-  mailer = createMailer(testConfig({ smtpUrl: `smtp://127.0.0.1:${port}?ignoreTLS=true` }), log);
+  smtp = await startSmtpPeer();
+  inbox = smtp.messages;
+  mailer = createMailer(testConfig({ smtpUrl: `${smtp.url}?ignoreTLS=true` }), log);
   database = await createTestDatabase();
   db = database.db;
 });
 afterAll(async () => {
   await database.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
 });
 beforeEach(() => {
-  inbox = [];
+  inbox.length = 0;
 });
 
 async function practice(settings: Partial<TenantSettings> = { teleAwvEmail: true }) {
@@ -86,6 +71,7 @@ type Practice = Awaited<ReturnType<typeof practice>>;
 
 async function invite(p: Practice, flags = { ptS: true, ptPY: true, pt100: true }) {
   await sendInvitation(db, mailer, {
+    log,
     tenantId: p.staff.tenantId,
     userId: p.staff.userId,
     ip: "127.0.0.1",
@@ -176,6 +162,34 @@ describe("sendInvitation", () => {
     expect(new URLSearchParams(link.hash.slice(1)).get("alternateFalls")).toBe("true");
   });
 
+  test("answers 502 and keeps no invitation when the mail server refuses the connection", async () => {
+    const p = await practice();
+    const closed = await startSmtpPeer();
+    await closed.close();
+    const deadMailer = createMailer(testConfig({ smtpUrl: `${closed.url}?ignoreTLS=true` }), log);
+    const error = await refusal(
+      sendInvitation(db, deadMailer, {
+        log,
+        tenantId: p.staff.tenantId,
+        userId: p.staff.userId,
+        ip: "127.0.0.1",
+        publicUrl: PUBLIC_URL,
+        request: {
+          ptEmail: "pat@example.org",
+          tenant: p.staff.tenantId,
+          ptId: p.patient.id,
+          ptS: false,
+          ptPY: false,
+          pt100: false,
+        },
+      }),
+    );
+    expect(error.statusCode).toBe(502);
+    expect(
+      await db.select().from(awvInvitations).where(eq(awvInvitations.tenantId, p.staff.tenantId)),
+    ).toEqual([]);
+  });
+
   test("refuses a tenant without the Tele-AWV e-mail setting and sends nothing", async () => {
     const p = await practice({ teleAwvEmail: false });
     const error = await refusal(invite(p));
@@ -188,6 +202,7 @@ describe("sendInvitation", () => {
     const other = await practice();
     const error = await refusal(
       sendInvitation(db, mailer, {
+        log,
         tenantId: p.staff.tenantId,
         userId: p.staff.userId,
         ip: "127.0.0.1",
@@ -297,7 +312,7 @@ describe("submitTeleAwv", () => {
   test("opens a safety alert and e-mails the practice when PHQ-9 item 9 is above 'not at all'", async () => {
     const p = await practice({ teleAwvEmail: true, safetyAlertEmail: "safety@practice.test" });
     const link = await invite(p);
-    inbox = [];
+    inbox.length = 0;
     const answers = completeAnswers({
       depression: { phq9LittleInterest: "several days", phq9SelfHarm: "more than half the days" },
     });
@@ -318,7 +333,7 @@ describe("submitTeleAwv", () => {
   test("opens no safety alert when item 9 is 'not at all'", async () => {
     const p = await practice({ teleAwvEmail: true, safetyAlertEmail: "safety@practice.test" });
     const link = await invite(p);
-    inbox = [];
+    inbox.length = 0;
     const answers = completeAnswers({
       depression: { phq9LittleInterest: "several days", phq9SelfHarm: "not at all" },
     });

@@ -65,6 +65,7 @@ export function invitationLink(
 }
 
 export interface SendInvitationInput {
+  log: FastifyBaseLogger;
   tenantId: string;
   userId: string;
   ip: string;
@@ -128,7 +129,12 @@ export async function sendInvitation(db: Db, mailer: Mailer, input: SendInvitati
     await db
       .delete(awvInvitations)
       .where(and(eq(awvInvitations.tenantId, tenantId), eq(awvInvitations.id, id)));
-    throw cause;
+    // Mail errors can quote the recipient's address: log only their code.
+    input.log.error(
+      { code: (cause as { code?: unknown }).code, invitationId: id },
+      "awv invitation mail failed",
+    );
+    throw new AppError(502, "MAIL_FAILED", "The e-mail could not be sent. Please try again later.");
   }
   await audit(db, {
     tenantId,
@@ -274,7 +280,7 @@ export async function submitTeleAwv(db: Db, mailer: Mailer, input: SubmitInput):
           `Please review it today:\n${input.publicUrl.replace(/\/+$/, "")}/results/${resultId}\n`,
       });
     } catch (cause) {
-      input.log.error({ err: { message: (cause as Error).message }, resultId }, "safety alert mail failed");
+      input.log.error({ code: (cause as { code?: unknown }).code, resultId }, "safety alert mail failed");
     }
   }
   return resultId;

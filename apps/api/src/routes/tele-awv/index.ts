@@ -23,6 +23,7 @@ const teleAwvRoutes: FastifyPluginAsyncZod = async (app) => {
     app.post(path, sendEmail, async (request) => {
       const auth = authOf(request);
       await sendInvitation(app.db, app.mailer, {
+        log: request.log,
         tenantId: auth.tenantId,
         userId: auth.userId,
         ip: request.ip,
