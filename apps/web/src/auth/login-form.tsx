@@ -59,7 +59,6 @@ export function LoginForm({
       method="post"
       action="/api/auth/sessions"
       onSubmit={(e) => void submit(e)}
-      noValidate={false}
     >
       {!online && (
         <p className="form-error" role="alert">
