@@ -276,6 +276,11 @@ test.describe("Tele-AWV", () => {
     expect(list.items).toHaveLength(1);
     const result = list.items[0]!;
     expect(result.isSubmitted).toBe(true);
+    await page.goto("/results");
+    const openAlert = page
+      .locator(".safety-alert")
+      .filter({ has: page.locator(`a[href="/results/${result.id}"]`) });
+    await expect(openAlert).toContainText("PHQ-9 item 9");
     await page.goto(`/patients/${patient.id}`);
     await page.getByRole("link", { name: result.surveyTitle }).first().click();
     await expect(page).toHaveURL(new RegExp(`/results/${result.id}$`));
@@ -297,6 +302,9 @@ test.describe("Tele-AWV", () => {
     await page.reload();
     await expect(page.getByRole("region", { name: "AWV summary" })).toBeVisible();
     await expect(page.locator(".safety-alert")).toHaveCount(0);
+    await page.goto("/results");
+    await expect(page.getByRole("heading", { name: "Survey results" })).toBeVisible();
+    await expect(page.locator(`.safety-alert a[href="/results/${result.id}"]`)).toHaveCount(0);
   });
 
   test("alerts and signs out when the link lacks a required parameter", async ({ page }) => {

@@ -1,18 +1,21 @@
 import { useCallback, useEffect, useState } from "react";
+import { Link } from "react-router-dom";
 import type { SafetyAlert } from "@core-care/schema";
 import { api } from "../api/client";
+import { formatDateTime } from "../portal/format";
 import "./awv.css";
 
 /**
- * The open safety alerts of one survey result (GET /api/alerts), each shown until a staff member
- * acknowledges it (POST /api/alerts/{id}/acknowledge).
+ * The tenant's open safety alerts (GET /api/alerts), each shown until a staff member acknowledges it
+ * (POST /api/alerts/{id}/acknowledge). With `resultId`, only that result's alerts; otherwise all of
+ * them, each linking to its result.
  */
-export function SafetyAlerts({ resultId }: { resultId: string }) {
+export function SafetyAlerts({ resultId }: { resultId?: string }) {
   const [alerts, setAlerts] = useState<SafetyAlert[]>([]);
 
   const load = useCallback(async () => {
     const open = await api.get<SafetyAlert[]>("/api/alerts");
-    setAlerts(open.filter((alert) => alert.resultId === resultId));
+    setAlerts(resultId === undefined ? open : open.filter((alert) => alert.resultId === resultId));
   }, [resultId]);
 
   useEffect(() => {
@@ -29,7 +32,17 @@ export function SafetyAlerts({ resultId }: { resultId: string }) {
     <div className="awv-alerts" aria-label="Safety alerts">
       {alerts.map((alert) => (
         <div key={alert.id} className="safety-alert" role="alert">
-          <p>Safety alert: {alert.message}</p>
+          <p>
+            Safety alert: {alert.message}
+            {resultId === undefined && (
+              <>
+                {" "}
+                <Link to={`/results/${alert.resultId}`}>
+                  Open the result from {formatDateTime(alert.createdAt)}
+                </Link>
+              </>
+            )}
+          </p>
           <button
             type="button"
             className="button danger awv-no-print"
