@@ -3,6 +3,7 @@ import { SurveySelect } from "../../ui/dropdowns";
 import { usePageTitle } from "../page-title";
 import { DurationSelect } from "./duration-select";
 import { ResultsTable } from "./results-table";
+import { SafetyAlerts } from "../../awv/safety-alerts";
 
 function readDuration(value: string | null): 0 | 1 | 5 {
   return value === "0" ? 0 : value === "5" ? 5 : 1;
@@ -27,6 +28,7 @@ export default function ResultsPage() {
       <div className="page-header">
         <h1>Survey results</h1>
       </div>
+      <SafetyAlerts />
       <div className="toolbar">
         <DurationSelect value={duration} onChange={(d) => update("duration", String(d))} />
         <SurveySelect name="surveyId" value={surveyId} onChange={(v) => update("surveyId", v)} />
