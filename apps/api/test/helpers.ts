@@ -31,7 +31,9 @@ export const TEST_PASSWORD = "test-only passphrase: amber kestrel 4417";
 export type TestRole = "none" | "user" | "admin" | "sysAdmin";
 
 /** A fresh, empty, migrated database: in-memory PGlite, or a throwaway database on the server. */
-export async function createTestDatabase(): Promise<Database> {
+export async function createTestDatabase(
+  options: { onIdleError?: (err: Error) => void } = {},
+): Promise<Database> {
   if (inject("dbKind") !== "postgres") {
     const archive = inject("pgliteArchive");
     return openDatabase({ pgliteArchive: archive === "" ? undefined : new Blob([readFileSync(archive)]) });
@@ -44,7 +46,7 @@ export async function createTestDatabase(): Promise<Database> {
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 5 });
+  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 5, ...options });
   return {
     ...database,
     async close() {

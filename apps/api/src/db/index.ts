@@ -33,6 +33,11 @@ export interface OpenDatabaseOptions {
   pgliteArchive?: Blob | undefined;
   /** Pool size on a PostgreSQL server. */
   poolSize?: number;
+  /**
+   * Told when an idle pooled connection fails (a server restart, `pg_terminate_backend`). Without a
+   * listener node-postgres would crash the process; the pool replaces the connection on next use.
+   */
+  onIdleError?: (err: Error) => void;
 }
 
 const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "drizzle");
@@ -41,6 +46,7 @@ const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), "..", "..
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.databaseUrl !== undefined) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    pool.on("error", options.onIdleError ?? (() => undefined));
     const db = drizzlePg(pool, { schema });
     try {
       await migratePg(db, { migrationsFolder });

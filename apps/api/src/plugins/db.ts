@@ -23,7 +23,10 @@ export default fp<DbPluginOptions>(
       database ??
       (await openDatabase(
         config.databaseUrl !== undefined
-          ? { databaseUrl: config.databaseUrl }
+          ? {
+              databaseUrl: config.databaseUrl,
+              onIdleError: (err) => app.log.warn({ err }, "an idle database connection failed"),
+            }
           : { pgliteDir: `${config.dataDir}/pglite` },
       ));
     app.decorate("database", opened);

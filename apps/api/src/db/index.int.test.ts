@@ -1,0 +1,46 @@
+import { describe, expect, inject, test } from "vitest";
+import pg from "pg";
+import { sql } from "drizzle-orm";
+import { createTestDatabase } from "../../test/helpers.js";
+
+/** Rows of a raw query; both drivers answer `{ rows }`. */
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+describe("openDatabase", () => {
+  test("applies the migrations, so every table exists", async () => {
+    const database = await createTestDatabase();
+    try {
+      const result = await database.db.execute(
+        sql`select count(*)::int as n from information_schema.tables where table_schema = 'public' and table_name in ('tenants','users','user_tenants','sessions','patients','patient_surveys','surveys','survey_versions','reports','report_versions','survey_results','locations','interfaces','deliveries','awv_invitations','safety_alerts','password_resets','audit_events')`,
+      );
+      expect(rowsOf<{ n: number }>(result)[0]?.n).toBe(18);
+    } finally {
+      await database.close();
+    }
+  });
+});
+
+// Only a server can end a connection under the pool; PGlite has no second connection to do it from.
+if (inject("dbKind") === "postgres") {
+  describe("openDatabase on a PostgreSQL server", () => {
+    test("survives the server ending an idle connection", async () => {
+      const errors: Error[] = [];
+      const database = await createTestDatabase({ onIdleError: (err) => errors.push(err) });
+      try {
+        const [{ pid } = { pid: 0 }] = rowsOf<{ pid: number }>(
+          await database.db.execute(sql`select pg_backend_pid() as pid`),
+        );
+        const admin = new pg.Client({ connectionString: inject("databaseUrl") });
+        await admin.connect();
+        await admin.query("select pg_terminate_backend($1)", [pid]);
+        await admin.end();
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const after = rowsOf<{ one: number }>(await database.db.execute(sql`select 1 as one`));
+        expect(after[0]?.one).toBe(1);
+        expect(errors.length).toBeGreaterThan(0);
+      } finally {
+        await database.close();
+      }
+    });
+  });
+}
