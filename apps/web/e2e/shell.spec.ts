@@ -156,6 +156,7 @@ test.describe("tenants", () => {
     await expect(picker).toHaveValue("demo");
     await expect(picker.locator("option")).toHaveText(["Demo Family Practice", "Demo Internal Medicine"]);
     await picker.selectOption("demo2");
+    await page.waitForURL(/\/patients$/);
     await expect(page.getByLabel("Tenant")).toHaveValue("demo2");
     const me = (await (await page.request.get("/api/users/me")).json()) as { tenant: { id: string } };
     expect(me.tenant.id).toBe("demo2");
