@@ -22,6 +22,7 @@ import patientsRoutes from "./routes/patients/index.js";
 import reportsRoutes from "./routes/reports/index.js";
 import surveyResultsRoutes from "./routes/survey-results/index.js";
 import surveysRoutes from "./routes/surveys/index.js";
+import teleAwvRoutes from "./routes/tele-awv/index.js";
 import tenantsRoutes from "./routes/tenants/index.js";
 import usersRoutes from "./routes/users/index.js";
 import deliveryRoutes from "./delivery/routes.js";
@@ -64,6 +65,7 @@ const ROUTES = [
   interfacesRoutes,
   alertsRoutes,
   auditRoutes,
+  teleAwvRoutes,
   deliveryRoutes,
 ];
 

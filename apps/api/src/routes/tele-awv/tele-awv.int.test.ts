@@ -1,0 +1,223 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { simpleParser } from "mailparser";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { TELE_AWV_SURVEY_ID } from "@core-care/survey-engine";
+import { createTestApp, login, type TestApp } from "../../../test/helpers.js";
+import { surveyResults } from "../../db/schema.js";
+import { createPatient } from "../../services/patients.js";
+
+const XHR = { "x-requested-with": "XMLHttpRequest" };
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** A signed-in staff member of a practice with the Tele-AWV e-mail setting, and one of its patients. */
+async function practice(teleAwvEmail = true) {
+  const staff = await t.createTestTenant({ settings: { teleAwvEmail } });
+  const session = await login(t.app, staff.email);
+  const patient = await createPatient(t.db, staff.tenantId, {
+    mrn: `R${Date.now()}`,
+    firstName: "Robin",
+    lastName: "Route",
+    dob: "1949-11-30",
+    sex: "M",
+  });
+  return { staff, session, patient };
+}
+
+/** The link of the newest invitation in the development outbox (no SMTP_URL in tests). */
+async function newestLink(to: string): Promise<URL> {
+  const dir = join(t.config.dataDir, "outbox");
+  const files = (await readdir(dir)).sort().reverse();
+  for (const file of files) {
+    const mail = await simpleParser(await readFile(join(dir, file)));
+    const address = Array.isArray(mail.to) ? mail.to[0]?.text : mail.to?.text;
+    const link = /https?:\/\/\S+/.exec(mail.text ?? "")?.[0];
+    if (address === to && link !== undefined) return new URL(link);
+  }
+  throw new Error("no invitation in the outbox");
+}
+
+function body(link: URL, answers: Record<string, unknown>, overrides: Record<string, unknown> = {}) {
+  return {
+    ...Object.fromEntries(link.searchParams),
+    token: new URLSearchParams(link.hash.slice(1)).get("token"),
+    answers,
+    ...overrides,
+  };
+}
+
+const NEGATIVE_ANSWERS = {
+  functional: Object.fromEntries(
+    [
+      "eating",
+      "bedToChair",
+      "bathroom",
+      "phone",
+      "driving",
+      "meds",
+      "money",
+      "chores",
+      "shopping",
+      "stairs",
+    ].map((name) => [name, "0"]),
+  ),
+  pain: { hadPain: "0", activities: "0" },
+  hearing: Object.fromEntries(
+    ["aid", "restaurant", "mumbling", "repeat", "phone", "ringing"].map((name) => [name, "no"]),
+  ),
+  social: {
+    alcoholfrequency: "never",
+    smokeYesNoQuit: "never",
+    smokeless: "no",
+    oralHealth: "good",
+    dentist: "yes",
+    diets0: "none",
+    exerciseYesNo: "no",
+    maritalStatus: "married",
+    householdMembers1: "spouse",
+    occupation: "retired",
+    generalHealth: "good",
+    sexualHealth: "no",
+    stress: "sometimes",
+    seatbelt: "always",
+    smokeDetectors: "yes",
+    tripHazards: "no",
+    grabBars: "yes",
+    feelSafe: "yes",
+  },
+  depression: { phq9LittleInterest: "not at all", phq9Hopeless: "not at all" },
+  fallen: {
+    pastYear: "no",
+    loseBalanceWhileStanding: "no",
+    dizzy: "no",
+    useCane: "no",
+    unsteady: "no",
+    recentVisionLoss: "no",
+    stroke: "no",
+  },
+  directives: { livingWill: "yes", poa: "no", dnr: "unknown" },
+};
+
+describe("POST /api/auth/sendAWVEmail", () => {
+  test("e-mails the invitation for a patient of the session's tenant", async () => {
+    const { staff, session, patient } = await practice();
+    const res = await session.inject({
+      method: "POST",
+      url: "/api/auth/sendAWVEmail",
+      payload: {
+        ptEmail: "robin@example.org",
+        tenant: staff.tenantId,
+        ptId: patient.id,
+        ptS: true,
+        ptPY: true,
+        pt100: false,
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ ok: true });
+    const link = await newestLink("robin@example.org");
+    expect(link.searchParams.get("patientId")).toBe(patient.id);
+  });
+
+  test("answers 401 without a session and 403 for another tenant's id", async () => {
+    const { staff, session, patient } = await practice();
+    const payload = { ptEmail: "robin@example.org", tenant: staff.tenantId, ptId: patient.id };
+    const anonymous = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/sendAWVEmail",
+      headers: XHR,
+      payload,
+    });
+    expect(anonymous.statusCode).toBe(401);
+    const other = await practice();
+    const crossTenant = await session.inject({
+      method: "POST",
+      url: "/api/auth/sendAWVEmail2",
+      payload: { ...payload, tenant: other.staff.tenantId, ptId: other.patient.id },
+    });
+    expect(crossTenant.statusCode).toBe(403);
+  });
+
+  test("answers 403 for a tenant without the Tele-AWV e-mail setting", async () => {
+    const { staff, session, patient } = await practice(false);
+    const res = await session.inject({
+      method: "POST",
+      url: "/api/auth/sendAWVEmail2",
+      payload: { ptEmail: "robin@example.org", tenant: staff.tenantId, ptId: patient.id },
+    });
+    expect(res.statusCode).toBe(403);
+  });
+});
+
+describe("POST /api/auth/teleawv", () => {
+  test("stores the answers once without a session, then refuses the reused link", async () => {
+    const { staff, session, patient } = await practice();
+    const email = `robin-${patient.id}@example.org`;
+    await session.inject({
+      method: "POST",
+      url: "/api/auth/sendAWVEmail",
+      payload: { ptEmail: email, tenant: staff.tenantId, ptId: patient.id },
+    });
+    const link = await newestLink(email);
+    const first = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/teleawv",
+      headers: XHR,
+      payload: body(link, NEGATIVE_ANSWERS),
+    });
+    expect(first.statusCode).toBe(200);
+    const { id } = first.json<{ id: string }>();
+    const stored = await session.inject({ method: "GET", url: `/api/surveyresults/${id}` });
+    expect(stored.json()).toMatchObject({
+      surveyId: TELE_AWV_SURVEY_ID,
+      patientId: patient.id,
+      isSubmitted: true,
+    });
+
+    const again = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/sendAWV",
+      headers: XHR,
+      payload: body(link, NEGATIVE_ANSWERS),
+    });
+    expect(again.statusCode).toBe(403);
+    expect(again.json()).toMatchObject({ responseStatus: { status: 403 } });
+    const rows = await t.db.select().from(surveyResults).where(eq(surveyResults.tenantId, staff.tenantId));
+    expect(rows).toHaveLength(1);
+  });
+
+  test("refuses a forged token with 403 and a malformed one with 400, storing nothing", async () => {
+    const { staff, session, patient } = await practice();
+    const email = `robin-${patient.id}@example.org`;
+    await session.inject({
+      method: "POST",
+      url: "/api/auth/sendAWVEmail",
+      payload: { ptEmail: email, tenant: staff.tenantId, ptId: patient.id },
+    });
+    const link = await newestLink(email);
+    const forged = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/teleawv",
+      headers: XHR,
+      payload: body(link, NEGATIVE_ANSWERS, { token: "A".repeat(43) }),
+    });
+    expect(forged.statusCode).toBe(403);
+    const malformed = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/teleawv",
+      headers: XHR,
+      payload: body(link, NEGATIVE_ANSWERS, { token: "short" }),
+    });
+    expect(malformed.statusCode).toBe(400);
+    const rows = await t.db.select().from(surveyResults).where(eq(surveyResults.tenantId, staff.tenantId));
+    expect(rows).toEqual([]);
+  });
+});
