@@ -7,7 +7,7 @@ export default defineConfig({
   plugins: [react()],
   resolve: { conditions: ["source", "module", "browser", "development|production"] },
   server: { proxy: { "/api": `http://127.0.0.1:${apiPort}` } },
-  build: { outDir: "dist", sourcemap: true },
+  build: { outDir: "dist", sourcemap: true, manifest: true },
   test: {
     include: ["src/**/*.test.{ts,tsx}"],
     environment: "jsdom",

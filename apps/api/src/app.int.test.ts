@@ -31,6 +31,7 @@ describe("GET /api/config", () => {
     const csp = res.headers["content-security-policy"];
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain("unsafe-eval");
+    expect(csp).toContain("worker-src 'self' blob:");
     expect(res.headers["x-content-type-options"]).toBe("nosniff");
     expect(res.headers["cache-control"]).toBe("no-store");
   });
@@ -64,9 +65,23 @@ describe("web app", () => {
     mkdirSync(join(webDist, "assets"), { recursive: true });
     writeFileSync(
       join(webDist, "index.html"),
-      '<!doctype html><html><body class="app"><div id="root"></div></body></html>',
+      '<!doctype html><html><head></head><body class="app"><div id="root"></div></body></html>',
     );
     writeFileSync(join(webDist, "assets", "app.js"), "console.log('app')");
+    writeFileSync(join(webDist, "assets", "report-frame-x1.js"), "onmessage = () => {}");
+    mkdirSync(join(webDist, ".vite"));
+    writeFileSync(
+      join(webDist, ".vite", "manifest.json"),
+      JSON.stringify({
+        "src/tablet/routes.tsx": {
+          file: "assets/routes-t1.js",
+          css: ["assets/tablet-t1.css"],
+          imports: ["_ui.js"],
+        },
+        "_ui.js": { file: "assets/ui-u1.js", imports: ["src/tablet/routes.tsx"] },
+        "src/portal/routes.tsx": { file: "assets/portal-p1.js" },
+      }),
+    );
     t = await createTestApp({ config: { webDist } });
   });
   afterAll(async () => {
@@ -112,6 +127,25 @@ describe("web app", () => {
     const res = await s.inject({ method: "GET", url: "/auth/login" });
     expect(res.body).not.toContain("<script>alert(1)</script>");
     expect(res.body).toContain("&lt;script&gt;");
+  });
+
+  test("preloads the tablet chunk, its imports and its CSS on tablet routes only", async () => {
+    const tablet = await t.app.inject({ method: "GET", url: "/tablet/patient-survey/abc/pg/2" });
+    expect(tablet.body).toContain('<link rel="stylesheet" href="/assets/tablet-t1.css">');
+    expect(tablet.body).toContain('<link rel="modulepreload" crossorigin href="/assets/routes-t1.js">');
+    expect(tablet.body).toContain('<link rel="modulepreload" crossorigin href="/assets/ui-u1.js">');
+    expect(tablet.body).not.toContain("portal-p1.js");
+    const portal = await t.app.inject({ method: "GET", url: "/patients" });
+    expect(portal.body).not.toContain("modulepreload");
+  });
+
+  test("lets the sandboxed report frame load its script and hides the build manifest", async () => {
+    const frame = await t.app.inject({ method: "GET", url: "/assets/report-frame-x1.js" });
+    expect(frame.headers["cross-origin-resource-policy"]).toBe("cross-origin");
+    const app = await t.app.inject({ method: "GET", url: "/assets/app.js" });
+    expect(app.headers["cross-origin-resource-policy"]).toBe("same-origin");
+    const manifest = await t.app.inject({ method: "GET", url: "/.vite/manifest.json" });
+    expect(manifest.body).not.toContain("routes-t1.js");
   });
 
   test("serves index.html without data attributes when signed out", async () => {

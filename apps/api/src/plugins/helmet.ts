@@ -20,6 +20,9 @@ export default fp<{ config: Config }>(
           objectSrc: ["'none'"],
           scriptSrc: ["'self'"],
           scriptSrcAttr: ["'none'"],
+          // The report designer runs untrusted report scripts in a Worker made from a blob, inside a
+          // sandboxed frame that inherits this policy.
+          workerSrc: ["'self'", "blob:"],
           styleSrc: ["'self'", "'unsafe-inline'"],
           ...(production ? { upgradeInsecureRequests: [] } : {}),
         },

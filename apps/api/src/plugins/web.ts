@@ -24,6 +24,38 @@ export function injectBodyData(html: string, data: { user: unknown; tenant: unkn
   return html.replace(/<body([^>]*)>/i, (_m, rest: string) => `<body${rest}${attrs}>`);
 }
 
+interface ManifestChunk {
+  file: string;
+  css?: string[];
+  imports?: string[];
+}
+
+/**
+ * The `<link>` tags that let the browser fetch a lazily loaded route's chunk, its static imports and its CSS
+ * together with the main bundle, instead of only after the main bundle has run (Vite's build manifest).
+ */
+export function preloadLinks(manifest: Record<string, ManifestChunk>, entry: string): string {
+  const files = new Set<string>();
+  const styles = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (chunk === undefined || files.has(chunk.file)) return;
+    files.add(chunk.file);
+    for (const css of chunk.css ?? []) styles.add(css);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  visit(entry);
+  return [
+    ...[...styles].map((file) => `<link rel="stylesheet" href="/${escapeAttribute(file)}">`),
+    ...[...files].map((file) => `<link rel="modulepreload" crossorigin href="/${escapeAttribute(file)}">`),
+  ].join("");
+}
+
+/** The tablet route's chunk: the patient-facing runner is benchmarked on its first load (issue 5). */
+const TABLET_ENTRY = "src/tablet/routes.tsx";
+
+const REPORT_FRAME_SCRIPT = /^\/assets\/report-frame-[\w-]+\.js$/;
+
 /**
  * Serves the built web app from WEB_DIST and answers every other GET outside /api with its index.html,
  * so client routes load on a full page request. Unknown /api paths answer 404 in the error shape.
@@ -37,23 +69,36 @@ export default fp<{ config: Config }>(
         root: config.webDist,
         index: false,
         wildcard: false,
-        allowedPath: (pathName) => pathName !== "/index.html",
+        allowedPath: (pathName) => pathName !== "/index.html" && !pathName.startsWith("/.vite/"),
       });
     }
+    // The report sandbox frame has an opaque origin, so its one script must be loadable cross-origin.
+    // It is public code that carries no data.
+    app.addHook("onSend", async (request, reply, payload) => {
+      if (REPORT_FRAME_SCRIPT.test(request.url)) reply.header("Cross-Origin-Resource-Policy", "cross-origin");
+      return payload;
+    });
+
     let cachedIndex: string | undefined;
     const readIndex = () => (cachedIndex ??= readFileSync(indexFile, "utf8"));
+    const manifestFile = join(config.webDist, ".vite", "manifest.json");
+    const tabletLinks = existsSync(manifestFile)
+      ? preloadLinks(
+          JSON.parse(readFileSync(manifestFile, "utf8")) as Record<string, ManifestChunk>,
+          TABLET_ENTRY,
+        )
+      : "";
 
     const serveIndex = async (request: FastifyRequest, reply: FastifyReply) => {
       const me = request.auth === null ? null : await loadMe(app.db, request.auth);
+      let html = config.nodeEnv === "development" ? readFileSync(indexFile, "utf8") : readIndex();
+      if (tabletLinks !== "" && /^\/tablet(\/|$|\?)/.test(request.url)) {
+        html = html.replace("</head>", `${tabletLinks}</head>`);
+      }
       return reply
         .type("text/html; charset=utf-8")
         .header("Cache-Control", "no-store")
-        .send(
-          injectBodyData(
-            config.nodeEnv === "development" ? readFileSync(indexFile, "utf8") : readIndex(),
-            me,
-          ),
-        );
+        .send(injectBodyData(html, me));
     };
 
     app.setNotFoundHandler(async (request, reply) => {
