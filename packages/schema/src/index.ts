@@ -113,9 +113,6 @@ export {
 } from "./user.js";
 export {
   SexSchema,
-  ETHNICITIES,
-  RACES,
-  US_STATES,
   AddressSchema,
   PatientInputSchema,
   PatientSchema,
@@ -185,3 +182,4 @@ export {
 export { SafetyAlertSchema, type SafetyAlert } from "./alert.js";
 export { AuditEventSchema, AuditListQuerySchema, type AuditEvent } from "./audit.js";
 export { FieldErrorSchema, ErrorResponseSchema, type FieldError, type ErrorResponse } from "./error.js";
+export { ETHNICITIES, RACES, US_STATE_NAMES, US_STATES } from "./lists.js";

@@ -1,37 +1,8 @@
 import { z } from "zod";
+import { ETHNICITIES, RACES, US_STATES } from "./lists.js";
 import { DocumentIdSchema, EmailSchema, NameSchema, ObjectIdSchema, TimestampSchema } from "./common.js";
 
 export const SexSchema = z.enum(["F", "M", "U"]);
-
-/** Ethnicity dropdown values (SPEC 3). */
-export const ETHNICITIES = ["Hispanic or Latino", "Non Hispanic or Latino", "Other or Undetermined"] as const;
-
-/** Race dropdown values (SPEC 3). */
-export const RACES = [
-  "Hispanic",
-  "Asian",
-  "Caucasian",
-  "African American",
-  "Black or African American",
-  "American Indian or Alaska Native",
-  "Native American",
-  "Other",
-  "Undetermined",
-  "Chinese",
-  "Filipino",
-  "Japanese",
-  "Native Hawaiian",
-  "Multiracial",
-  "Pacific Islander",
-] as const;
-
-/** US states, DC and territories (SPEC 3). */
-export const US_STATES = [
-  "AL", "AK", "AS", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "GU", "HI", "ID", "IL", "IN", "IA",
-  "KS", "KY", "LA", "ME", "MH", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY",
-  "NC", "ND", "MP", "OH", "OK", "OR", "PW", "PA", "PR", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VI", "VA",
-  "WA", "WV", "WI", "WY",
-] as const; // prettier-ignore
 
 const optionalText = (max: number) =>
   z.preprocess((v) => (v === "" || v === null ? undefined : v), z.string().trim().max(max).optional());

@@ -1,45 +1,8 @@
 import { useEffect, useId, useState } from "react";
+import { ETHNICITIES, RACES, US_STATE_NAMES as US_STATES } from "@core-care/schema/lists";
 import { sortSurveys } from "@core-care/survey-engine";
 import { api } from "../api/client";
 import type { ListResponse, SurveySummary } from "../api/types";
-
-/** Ethnicity choices (SPEC 3). */
-export const ETHNICITIES = ["Hispanic or Latino", "Non Hispanic or Latino", "Other or Undetermined"] as const;
-
-/** Race choices (SPEC 3). */
-export const RACES = [
-  "Hispanic",
-  "Asian",
-  "Caucasian",
-  "African American",
-  "Black or African American",
-  "American Indian or Alaska Native",
-  "Native American",
-  "Other",
-  "Undetermined",
-  "Chinese",
-  "Filipino",
-  "Japanese",
-  "Native Hawaiian",
-  "Multiracial",
-  "Pacific Islander",
-] as const;
-
-/** US states, DC and territories with their names (SPEC 3). */
-export const US_STATES: readonly (readonly [code: string, name: string])[] = [
-  ["AL", "Alabama"], ["AK", "Alaska"], ["AS", "American Samoa"], ["AZ", "Arizona"], ["AR", "Arkansas"],
-  ["CA", "California"], ["CO", "Colorado"], ["CT", "Connecticut"], ["DE", "Delaware"],
-  ["DC", "District of Columbia"], ["FL", "Florida"], ["GA", "Georgia"], ["GU", "Guam"], ["HI", "Hawaii"],
-  ["ID", "Idaho"], ["IL", "Illinois"], ["IN", "Indiana"], ["IA", "Iowa"], ["KS", "Kansas"], ["KY", "Kentucky"],
-  ["LA", "Louisiana"], ["ME", "Maine"], ["MH", "Marshall Islands"], ["MD", "Maryland"], ["MA", "Massachusetts"],
-  ["MI", "Michigan"], ["MN", "Minnesota"], ["MS", "Mississippi"], ["MO", "Missouri"], ["MT", "Montana"],
-  ["NE", "Nebraska"], ["NV", "Nevada"], ["NH", "New Hampshire"], ["NJ", "New Jersey"], ["NM", "New Mexico"],
-  ["NY", "New York"], ["NC", "North Carolina"], ["ND", "North Dakota"], ["MP", "Northern Mariana Islands"],
-  ["OH", "Ohio"], ["OK", "Oklahoma"], ["OR", "Oregon"], ["PW", "Palau"], ["PA", "Pennsylvania"],
-  ["PR", "Puerto Rico"], ["RI", "Rhode Island"], ["SC", "South Carolina"], ["SD", "South Dakota"],
-  ["TN", "Tennessee"], ["TX", "Texas"], ["UT", "Utah"], ["VT", "Vermont"], ["VI", "U.S. Virgin Islands"],
-  ["VA", "Virginia"], ["WA", "Washington"], ["WV", "West Virginia"], ["WI", "Wisconsin"], ["WY", "Wyoming"],
-]; // prettier-ignore
 
 interface SelectFieldProps {
   label: string;
@@ -143,3 +106,5 @@ export function SurveySelect({
     />
   );
 }
+
+export { ETHNICITIES, RACES, US_STATES };
