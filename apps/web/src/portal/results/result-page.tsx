@@ -8,6 +8,7 @@ import { downloadJson } from "../../ui/data-table";
 import { formatDateTime } from "../format";
 import { usePageTitle } from "../page-title";
 import { answerRows } from "./answer-rows";
+import { DeliveryLog } from "./delivery-log";
 import { AwvSummary } from "../../awv/awv-summary";
 import { SafetyAlerts } from "../../awv/safety-alerts";
 import { TELE_AWV_SURVEY_ID } from "@core-care/survey-engine";
@@ -29,6 +30,7 @@ export default function ResultPage() {
   const [survey, setSurvey] = useState<Survey | null>(null);
   const [modal, setModal] = useState<"remove" | "send" | null>(null);
   const [notice, setNotice] = useState("");
+  const [deliveriesKey, setDeliveriesKey] = useState(0);
 
   useEffect(() => {
     let live = true;
@@ -69,6 +71,7 @@ export default function ResultPage() {
       locationId: choice.locationId,
     });
     setNotice("The result is queued for delivery.");
+    setDeliveriesKey((k) => k + 1);
   }
 
   const rows = answerRows(result.answers, survey);
@@ -132,6 +135,7 @@ export default function ResultPage() {
           </dl>
         )}
       </div>
+      <DeliveryLog resultId={result.id} refreshKey={deliveriesKey} />
       {modal === "remove" && (
         <RemoveRecordModal
           onClose={() => setModal(null)}
