@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { Hl7Message } from "@medplum/core";
 import Fastify from "fastify";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { createDeliveryFixture } from "../../test/peers/delivery-fixtures.js";
@@ -234,6 +235,29 @@ describe("DeliveryWorker over SFTP and HTTP", () => {
     expect(path).toMatch(new RegExp(`^/upload/${tenantId}_${fixture.resultId}_\\d{8}T\\d{6}Z\\.xml$`));
     expect(done.ack).toBe(`written: ${path}`);
     expect(await validateCda(content.toString("utf8"))).toEqual({ valid: true, errors: "" });
+  });
+
+  test("drops the ORU^R01 as an .hl7 file on an SFTP server (sftpout)", async () => {
+    const peer = await startSftpPeer();
+    peers.push(peer);
+    const fixture = await createDeliveryFixture(db, tenantId, {
+      type: "sftp",
+      port: peer.port,
+      username: peer.username,
+      secret: peer.password,
+      path: "/upload",
+    });
+    const id = await queue(fixture, "sftp");
+    const { worker } = newWorker();
+    await worker.runOnce();
+    const done = await row(id);
+    expect(done.status).toBe("delivered");
+    expect(peer.files.size).toBe(1);
+    const [path, content] = [...peer.files.entries()][0]!;
+    expect(path).toMatch(new RegExp(`^/upload/${tenantId}_${fixture.resultId}_\\d{8}T\\d{6}Z\\.hl7$`));
+    const message = Hl7Message.parse(content.toString("utf8"));
+    expect(message.getSegment("MSH")?.getField(9).toString()).toBe("ORU^R01^ORU_R01");
+    expect(message.getSegment("MSH")?.getField(10).toString()).toBe(done.controlId);
   });
 
   test("posts a FHIR transaction Bundle and retries while the server answers 503", async () => {
