@@ -8,13 +8,22 @@ interface SelectFieldProps {
   label: string;
   name: string;
   options: readonly (readonly [value: string, label: string])[];
-  defaultValue?: string;
-  value?: string;
-  onChange?: (value: string) => void;
+  /** The choice, or with `multiple` the choices (a single string is one choice, '' none). */
+  defaultValue?: string | readonly string[];
+  value?: string | readonly string[];
+  /** `value` is the first choice ('' for none); `values` every choice in option order. */
+  onChange?: (value: string, values: string[]) => void;
   required?: boolean;
   /** The empty first choice; false for none. */
   placeholder?: string | false;
+  /** A multi-select: several choices, no placeholder option. */
   multiple?: boolean;
+}
+
+/** A choice as a `<select>` takes it: an array for a multi-select, else one string. */
+function selectValue(choice: string | readonly string[], multiple: boolean | undefined) {
+  if (multiple) return typeof choice === "string" ? (choice === "" ? [] : [choice]) : choice;
+  return typeof choice === "string" ? choice : (choice[0] ?? "");
 }
 
 /** A labelled select. */
@@ -35,9 +44,17 @@ export function SelectField({
         name={name}
         multiple={multiple}
         required={rest.required}
-        defaultValue={rest.value === undefined ? (rest.defaultValue ?? "") : undefined}
-        value={rest.value}
-        onChange={rest.onChange ? (e) => rest.onChange?.(e.target.value) : undefined}
+        defaultValue={rest.value === undefined ? selectValue(rest.defaultValue ?? "", multiple) : undefined}
+        value={rest.value === undefined ? undefined : selectValue(rest.value, multiple)}
+        onChange={
+          rest.onChange
+            ? (e) =>
+                rest.onChange?.(
+                  e.target.value,
+                  Array.from(e.target.selectedOptions, (option) => option.value),
+                )
+            : undefined
+        }
       >
         {!multiple && placeholder !== false && <option value="">{placeholder}</option>}
         {options.map(([value, text]) => (

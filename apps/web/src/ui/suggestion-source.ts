@@ -8,6 +8,17 @@ export const TYPEAHEAD = {
   ttlMs: 24 * 60 * 60 * 1000,
 } as const;
 
+/** The query placeholder of a suggestion URL template. */
+export const QUERY_PLACEHOLDER = "{query}";
+
+/**
+ * A typeahead's remote URL (SPEC 7): `template` with every {@link QUERY_PLACEHOLDER} replaced by the
+ * URL-encoded query, as in `suggestionUrl("/api/patients?q={query}&limit=5", "ann")`.
+ */
+export function suggestionUrl(template: string, query: string): string {
+  return template.replaceAll(QUERY_PLACEHOLDER, encodeURIComponent(query));
+}
+
 /** Options of {@link createSuggestionSource}. */
 export interface SuggestionSourceOptions<T> {
   fetch: (query: string) => Promise<T[]>;

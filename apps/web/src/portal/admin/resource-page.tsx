@@ -5,7 +5,7 @@ import { RemoveRecordModal } from "../../ui/confirm-modal";
 import { DataTable, sortRows, type Column, type SortState } from "../../ui/data-table";
 import { Modal } from "../../ui/modal";
 import { usePageTitle } from "../page-title";
-import { toText } from "../../ui/form";
+import { formData, toText } from "../../ui/form";
 
 /** A field of a resource's create/edit form. */
 export interface FormFieldSpec {
@@ -40,7 +40,8 @@ export interface ResourcePageProps<T extends { id: string }> {
 }
 
 function readFields(form: HTMLFormElement, fields: FormFieldSpec[]): Record<string, unknown> {
-  const data = new FormData(form);
+  // Fields fixed on edit are disabled, yet still part of the submit (SPEC 5).
+  const data = formData(form);
   const values: Record<string, unknown> = {};
   for (const field of fields) {
     if (field.type === "checkbox") values[field.name] = data.get(field.name) === "on";

@@ -1,15 +1,15 @@
 import { api } from "../../api/client";
 import type { ListResponse, Patient } from "../../api/types";
-import { createSuggestionSource, TYPEAHEAD } from "../../ui/suggestion-source";
+import { createSuggestionSource, suggestionUrl, TYPEAHEAD } from "../../ui/suggestion-source";
+
+/** The patient typeahead's remote URL, {query} standing for the typed text (SPEC 7, 9). */
+export const PATIENT_SUGGESTIONS_URL = `/api/patients?q={query}&limit=${TYPEAHEAD.limit}`;
 
 /** The patient typeahead's source: GET /api/patients?q=&limit=5, cached and capped (SPEC 7, 9). */
 export const patientSuggestions = createSuggestionSource<Patient>({
   fetch: (q) =>
     api
-      .get<ListResponse<Patient>>("/api/patients", {
-        query: { q, limit: TYPEAHEAD.limit },
-        handleErrors: true,
-      })
+      .get<ListResponse<Patient>>(suggestionUrl(PATIENT_SUGGESTIONS_URL, q), { handleErrors: true })
       .then((list) => list.items),
 });
 
