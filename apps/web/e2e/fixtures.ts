@@ -49,6 +49,10 @@ interface AxeViolation {
 
 /** Injects axe-core (axe-core/axe.min.js) into the page, runs it and fails on any serious or critical violation. */
 export async function expectNoSeriousA11yViolations(page: Page) {
+  // Contrast is judged on the settled page: a banner or indicator caught mid-fade is half transparent.
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => animation.playState !== "running"),
+  );
   const loaded = await page.evaluate(() => "axe" in window);
   // Evaluated through the DevTools protocol, so the app's Content-Security-Policy stays in force.
   if (!loaded) await page.evaluate(axeSource);
