@@ -15,6 +15,8 @@ import { chromium, type Browser } from "@playwright/test";
 import { build, type Manifest } from "vite";
 import type { Survey } from "@core-care/survey-engine";
 import { TABLET_SESSION_KEY, type TabletSession } from "../src/tablet/tablet-session";
+// The API's own page helper, so the tablet route is measured with the preload links the server sends.
+import { preloadLinks, TABLET_ENTRY } from "../../api/src/plugins/html";
 
 const webRoot = resolve(import.meta.dirname, "..");
 const runs = Number(process.env.BENCH_RUNS ?? 7);
@@ -136,7 +138,7 @@ const benchSurvey: Survey = {
  * calls the runner makes before showing its first question (configuration and the survey), the way
  * the API would, so the first question can be timed without a database.
  */
-async function serve(dir: string): Promise<{ origin: string; server: Server }> {
+async function serve(dir: string, tabletHead = ""): Promise<{ origin: string; server: Server }> {
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? "/", "http://localhost").pathname);
     if (path === "/api/config") {
@@ -167,7 +169,9 @@ async function serve(dir: string): Promise<{ origin: string; server: Server }> {
       "Content-Type": TYPES[extname(file)] ?? "application/octet-stream",
       "Cache-Control": "no-store",
     });
-    res.end(readFileSync(file));
+    const body = readFileSync(file);
+    const isTabletPage = tabletHead !== "" && path.startsWith("/tablet") && file.endsWith("index.html");
+    res.end(isTabletPage ? body.toString("utf8").replace("</head>", `${tabletHead}</head>`) : body);
   });
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
@@ -287,7 +291,11 @@ async function main(): Promise<void> {
       unsent: null,
       lastActivityAt: Date.now() + 3_600_000,
     };
-    const servers = await Promise.all(bundles.map((bundle) => serve(bundle.dir)));
+    const servers = await Promise.all(
+      bundles.map((bundle, index) =>
+        serve(bundle.dir, index === 0 ? preloadLinks(appManifest, TABLET_ENTRY) : ""),
+      ),
+    );
     const tabletUrl = `/tablet/patient-survey/${benchSurvey.id}/pg/1`;
     const storage = { [TABLET_SESSION_KEY]: JSON.stringify(session) };
     const cases: PageCase[] = [
