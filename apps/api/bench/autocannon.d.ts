@@ -13,7 +13,14 @@ declare module "autocannon" {
     method?: string;
     headers?: Record<string, string>;
     body?: string;
-    requests?: { method?: string; path?: string; setupRequest?: (request: Request) => Request }[];
+    /** Worker threads firing the requests; then every function option must be a module's file path. */
+    workers?: number;
+    requests?: {
+      method?: string;
+      path?: string;
+      body?: string;
+      setupRequest?: ((request: Request) => Request) | string;
+    }[];
   }
   interface Histogram {
     average: number;

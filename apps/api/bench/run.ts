@@ -9,6 +9,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
 import Fastify from "fastify";
@@ -26,6 +27,8 @@ import { hashPassword } from "../src/services/passwords.js";
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const PASSWORD = "bench passphrase: cobalt heron 2291";
+/** Puts a fresh client request id into every request body (a file: the generator is a worker thread). */
+const SETUP_REQUEST = fileURLToPath(new URL("save-request.cjs", import.meta.url));
 const ANSWERS = {
   functional: { eating: "0", bathroom: "0" },
   pain: { hadPain: "1" },
@@ -42,14 +45,19 @@ interface Row {
   non2xx: number;
 }
 
-async function load(url: string, headers: Record<string, string>, body: () => string) {
+/**
+ * Loads one route for DURATION seconds. The load generator runs in a worker thread, so that the server's
+ * event loop carries only the server and the latencies are not stretched by the generator's own work.
+ */
+async function load(url: string, headers: Record<string, string>, body: object) {
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
     duration: DURATION,
+    workers: 1,
     method: "POST",
     headers: { "content-type": "application/json", ...headers },
-    requests: [{ method: "POST", setupRequest: (request) => ({ ...request, body: body() }) }],
+    requests: [{ method: "POST", body: JSON.stringify(body), setupRequest: SETUP_REQUEST }],
   });
   // Let requests still in flight when the clock stopped finish before the server and database close.
   await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -129,14 +137,13 @@ async function benchApp(database: Database, label: string, patientId: string): P
     const stats = await load(
       `${address}/api/surveyresults`,
       { cookie, "x-requested-with": "XMLHttpRequest", "x-forwarded-proto": "https" },
-      () =>
-        JSON.stringify({
-          clientRequestId: `bench-${objectId()}`,
-          surveyId: CORE_CARE_WELLNESS_EXAM_ID,
-          patientId,
-          isSubmitted: false,
-          answers: ANSWERS,
-        }),
+      {
+        clientRequestId: "CLIENT_REQUEST_ID",
+        surveyId: CORE_CARE_WELLNESS_EXAM_ID,
+        patientId,
+        isSubmitted: false,
+        answers: ANSWERS,
+      },
     );
     return { database: label, target: "core-care (sessions, tenancy, audit)", ...stats };
   } finally {
@@ -171,14 +178,16 @@ async function benchBare(
   });
   const address = await app.listen({ port: 0, host: "127.0.0.1" });
   try {
-    const stats = await load(`${address}/save`, {}, () =>
-      JSON.stringify({
-        clientRequestId: `bare-${objectId()}`,
+    const stats = await load(
+      `${address}/save`,
+      {},
+      {
+        clientRequestId: "CLIENT_REQUEST_ID",
         surveyId: CORE_CARE_WELLNESS_EXAM_ID,
         patientId,
         isSubmitted: false,
         answers: ANSWERS,
-      }),
+      },
     );
     return { database: label, target: "bare fastify + zod + insert", ...stats };
   } finally {
@@ -190,8 +199,17 @@ async function withDatabase(
   kind: "pglite" | "postgres",
 ): Promise<{ database: Database; drop: () => Promise<void> }> {
   if (kind === "pglite") {
-    const database = await openDatabase({});
-    return { database, drop: () => database.close() };
+    // On disk, as `pnpm start` keeps it: an in-memory PGlite stalls on every new WAL segment, which
+    // its in-memory file system grows by copying, and the server's never does.
+    const dir = mkdtempSync(join(tmpdir(), "core-care-bench-pglite-"));
+    const database = await openDatabase({ pgliteDir: dir });
+    return {
+      database,
+      async drop() {
+        await database.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
   }
   const serverUrl = process.env.DATABASE_URL ?? "";
   const name = `bench_${randomBytes(5).toString("hex")}`;
@@ -215,6 +233,10 @@ async function withDatabase(
 }
 
 const kinds: ("pglite" | "postgres")[] = process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+// BENCH_DATABASES=postgres (or pglite) measures one of them only.
+const only = process.env.BENCH_DATABASES;
+if (only !== undefined && only !== "")
+  kinds.splice(0, kinds.length, ...kinds.filter((k) => only.includes(k)));
 const rows: Row[] = [];
 for (const kind of kinds) {
   const { database, drop } = await withDatabase(kind);

@@ -5,6 +5,7 @@ import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { ClientConfig, ErrorResponse, Patient } from "@core-care/schema";
 import { createTestApp, login, type TestApp } from "../test/helpers.js";
+import { helmetOptions, securityHeaders } from "./plugins/helmet.js";
 
 describe("GET /api/config", () => {
   let t: TestApp;
@@ -34,6 +35,25 @@ describe("GET /api/config", () => {
     expect(csp).toContain("worker-src 'self' blob:");
     expect(res.headers["x-content-type-options"]).toBe("nosniff");
     expect(res.headers["cache-control"]).toBe("no-store");
+  });
+
+  test("sends helmet's whole header set on every answer, errors included", async () => {
+    for (const url of ["/api/config", "/api/nothing-here", "/api/users/me"]) {
+      const res = await t.app.inject({ method: "GET", url });
+      expect(res.headers).toMatchObject({
+        "content-security-policy": expect.stringContaining("frame-ancestors 'none'") as string,
+        "cross-origin-opener-policy": "same-origin",
+        "cross-origin-resource-policy": "same-origin",
+        "referrer-policy": "no-referrer",
+        "x-content-type-options": "nosniff",
+        "x-frame-options": "SAMEORIGIN",
+        "x-permitted-cross-domain-policies": "none",
+      });
+      expect(res.headers["strict-transport-security"]).toBeUndefined();
+    }
+    const production = securityHeaders(helmetOptions({ ...t.config, nodeEnv: "production" }));
+    expect(production["strict-transport-security"]).toBe("max-age=31536000; includeSubDomains");
+    expect(production["content-security-policy"]).toContain("upgrade-insecure-requests");
   });
 
   test("answers an unknown API path with 404 in the error shape", async () => {
@@ -67,20 +87,17 @@ describe("web app", () => {
       join(webDist, "index.html"),
       '<!doctype html><html><head></head><body class="app"><div id="root"></div></body></html>',
     );
+    writeFileSync(
+      join(webDist, "tablet.html"),
+      '<!doctype html><html><head></head><body class="tablet"><div id="root"></div></body></html>',
+    );
+    writeFileSync(join(webDist, "tablet-sw.js"), "self.addEventListener('fetch', () => {})");
     writeFileSync(join(webDist, "assets", "app.js"), "console.log('app')");
     writeFileSync(join(webDist, "assets", "report-frame-x1.js"), "onmessage = () => {}");
     mkdirSync(join(webDist, ".vite"));
     writeFileSync(
       join(webDist, ".vite", "manifest.json"),
-      JSON.stringify({
-        "src/tablet/routes.tsx": {
-          file: "assets/routes-t1.js",
-          css: ["assets/tablet-t1.css"],
-          imports: ["_ui.js"],
-        },
-        "_ui.js": { file: "assets/ui-u1.js", imports: ["src/tablet/routes.tsx"] },
-        "src/portal/routes.tsx": { file: "assets/portal-p1.js" },
-      }),
+      JSON.stringify({ "tablet.html": { file: "assets/tablet-t1.js", isEntry: true } }),
     );
     t = await createTestApp({ config: { webDist } });
   });
@@ -90,7 +107,7 @@ describe("web app", () => {
   });
 
   test("serves index.html for client routes and files from the build", async () => {
-    const route = await t.app.inject({ method: "GET", url: "/tablet/patient-survey/abc/pg/1" });
+    const route = await t.app.inject({ method: "GET", url: "/patients/abc" });
     expect(route.statusCode).toBe(200);
     expect(route.headers["content-type"]).toContain("text/html");
     expect(route.body).toContain('<body class="app">');
@@ -129,14 +146,51 @@ describe("web app", () => {
     expect(res.body).toContain("&lt;script&gt;");
   });
 
-  test("preloads the tablet chunk, its imports and its CSS on tablet routes only", async () => {
-    const tablet = await t.app.inject({ method: "GET", url: "/tablet/patient-survey/abc/pg/2" });
-    expect(tablet.body).toContain('<link rel="stylesheet" href="/assets/tablet-t1.css">');
-    expect(tablet.body).toContain('<link rel="modulepreload" crossorigin href="/assets/routes-t1.js">');
-    expect(tablet.body).toContain('<link rel="modulepreload" crossorigin href="/assets/ui-u1.js">');
-    expect(tablet.body).not.toContain("portal-p1.js");
-    const portal = await t.app.inject({ method: "GET", url: "/patients" });
-    expect(portal.body).not.toContain("modulepreload");
+  test.each([
+    "/tablet",
+    "/tablet/",
+    "/tablet?patientId=abc",
+    "/tablet/patient-survey/abc/pg/2",
+    "/tablet/anything/else",
+  ])("serves the tablet's own page tablet.html for %s", async (url) => {
+    const res = await t.app.inject({ method: "GET", url });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toContain("text/html");
+    expect(res.headers["cache-control"]).toBe("no-store");
+    expect(res.body).toContain('<body class="tablet">');
+  });
+
+  test.each(["/tablets", "/tablet.html", "/index.html", "/auth/tablet"])(
+    "serves index.html, not the tablet's page, for %s",
+    async (url) => {
+      const res = await t.app.inject({ method: "GET", url });
+      expect(res.body).toContain('<body class="app">');
+    },
+  );
+
+  test("puts the signed-in user and tenant on the tablet's page too", async () => {
+    const u = await t.createTestTenant();
+    const s = await login(t.app, u.email);
+    const res = await s.inject({ method: "GET", url: "/tablet" });
+    expect(res.body).toMatch(/<body class="tablet" data-user="[^"]+" data-tenant="[^"]+">/);
+  });
+
+  test("serves the tablet's service worker as script, revalidated on every visit, and the CSP lets it run", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/tablet-sw.js" });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toContain("javascript");
+    expect(res.headers["cache-control"]).toBe("no-cache");
+    expect(res.body).toContain("addEventListener('fetch'");
+    const page = await t.app.inject({ method: "GET", url: "/tablet" });
+    expect(page.headers["content-security-policy"]).toContain("worker-src 'self'");
+    const asset = await t.app.inject({ method: "GET", url: "/assets/app.js" });
+    expect(asset.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+  });
+
+  test("answers 404, not a page, for a build file that does not exist", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/assets/gone-a1.js" });
+    expect(res.statusCode).toBe(404);
+    expect(res.body).not.toContain("<body");
   });
 
   test("lets the sandboxed report frame load its script and hides the build manifest", async () => {
@@ -145,7 +199,7 @@ describe("web app", () => {
     const app = await t.app.inject({ method: "GET", url: "/assets/app.js" });
     expect(app.headers["cross-origin-resource-policy"]).toBe("same-origin");
     const manifest = await t.app.inject({ method: "GET", url: "/.vite/manifest.json" });
-    expect(manifest.body).not.toContain("routes-t1.js");
+    expect(manifest.body).not.toContain("tablet-t1.js");
   });
 
   test("serves index.html without data attributes when signed out", async () => {

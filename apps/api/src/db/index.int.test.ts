@@ -2,9 +2,7 @@ import { describe, expect, inject, test } from "vitest";
 import pg from "pg";
 import { sql } from "drizzle-orm";
 import { createTestDatabase } from "../../test/helpers.js";
-
-/** Rows of a raw query; both drivers answer `{ rows }`. */
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+import { rowsOf } from "./index.js";
 
 describe("openDatabase", () => {
   test("applies the migrations, so every table exists", async () => {
@@ -38,6 +36,34 @@ if (inject("dbKind") === "postgres") {
         const after = rowsOf<{ one: number }>(await database.db.execute(sql`select 1 as one`));
         expect(after[0]?.one).toBe(1);
         expect(errors.length).toBeGreaterThan(0);
+      } finally {
+        await database.close();
+      }
+    });
+  });
+}
+
+// PGlite runs on a thread of its own; a server's statements run in the server's processes anyway.
+if (inject("dbKind") === "pglite") {
+  describe("openDatabase on PGlite", () => {
+    test("runs a long statement without holding up the server's thread", async () => {
+      const database = await createTestDatabase();
+      try {
+        let settled = false;
+        const long = database.db
+          .execute(sql`select count(*)::int as n from generate_series(1, 3000000)`)
+          .then((result) => {
+            settled = true;
+            return rowsOf<{ n: number }>(result)[0]?.n;
+          });
+        let turns = 0;
+        while (!settled) {
+          await new Promise((resolve) => setImmediate(resolve));
+          turns++;
+        }
+        expect(await long).toBe(3_000_000);
+        // On the server's thread the statement would have run between two turns.
+        expect(turns).toBeGreaterThan(100);
       } finally {
         await database.close();
       }

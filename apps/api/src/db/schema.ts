@@ -141,20 +141,46 @@ export const patientSurveys = pgTable(
   (t) => [primaryKey({ columns: [t.tenantId, t.patientId, t.surveyId] })],
 );
 
-/** The current version of each survey; `definition` is the whole survey as saved. */
-export const surveys = pgTable(
-  "surveys",
-  {
+/**
+ * The columns surveys and reports share, in two parts so that a survey's own column keeps its place between
+ * them in the tables' DDL.
+ */
+function documentHeadColumns() {
+  return {
     tenantId: text("tenant_id")
       .notNull()
       .references(() => tenants.id, { onDelete: "cascade" }),
     id: text("id").notNull(),
     title: text("title").notNull(),
     version: integer("version").notNull(),
-    canSubscribeTo: boolean("can_subscribe_to").notNull().default(false),
-    definition: jsonb("definition").$type<Survey>().notNull(),
+  };
+}
+
+function documentTailColumns<Definition>() {
+  return {
+    definition: jsonb("definition").$type<Definition>().notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+  };
+}
+
+/** The columns survey_versions and report_versions share, after the tenant and document ids. */
+function versionColumns<Definition>() {
+  return {
+    version: integer("version").notNull(),
+    definition: jsonb("definition").$type<Definition>().notNull(),
+    savedBy: text("saved_by"),
+    savedAt: ts("saved_at").notNull().defaultNow(),
+  };
+}
+
+/** The current version of each survey; `definition` is the whole survey as saved. */
+export const surveys = pgTable(
+  "surveys",
+  {
+    ...documentHeadColumns(),
+    canSubscribeTo: boolean("can_subscribe_to").notNull().default(false),
+    ...documentTailColumns<Survey>(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index("surveys_subscribe_idx").on(t.canSubscribeTo)],
 );
@@ -165,10 +191,7 @@ export const surveyVersions = pgTable(
   {
     tenantId: text("tenant_id").notNull(),
     surveyId: text("survey_id").notNull(),
-    version: integer("version").notNull(),
-    definition: jsonb("definition").$type<Survey>().notNull(),
-    savedBy: text("saved_by"),
-    savedAt: ts("saved_at").notNull().defaultNow(),
+    ...versionColumns<Survey>(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.surveyId, t.version] })],
 );
@@ -184,17 +207,7 @@ export interface ReportBody {
 /** Reports: a script, a markup template and sample data, versioned like surveys. */
 export const reports = pgTable(
   "reports",
-  {
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    id: text("id").notNull(),
-    title: text("title").notNull(),
-    version: integer("version").notNull(),
-    definition: jsonb("definition").$type<ReportBody>().notNull(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
+  { ...documentHeadColumns(), ...documentTailColumns<ReportBody>() },
   (t) => [primaryKey({ columns: [t.tenantId, t.id] })],
 );
 
@@ -204,10 +217,7 @@ export const reportVersions = pgTable(
   {
     tenantId: text("tenant_id").notNull(),
     reportId: text("report_id").notNull(),
-    version: integer("version").notNull(),
-    definition: jsonb("definition").$type<ReportBody>().notNull(),
-    savedBy: text("saved_by"),
-    savedAt: ts("saved_at").notNull().defaultNow(),
+    ...versionColumns<ReportBody>(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.reportId, t.version] })],
 );

@@ -10,7 +10,7 @@ import type { Db } from "../db/index.js";
 import { deliveries, interfaces, patients } from "../db/schema.js";
 import { AppError, fieldError } from "../errors.js";
 import { findReadableSurvey } from "../services/documents.js";
-import { saveResult } from "../services/survey-results.js";
+import { saveResult } from "../services/result-saves.js";
 import { enqueueDelivery, INTERFACE_FORMAT } from "./outbox.js";
 
 /** Most rows one upload may carry. */
@@ -239,6 +239,7 @@ export async function batchUpload(
             answers: valid.answers,
           },
           userId,
+          ip,
         );
         if (request.interfaceId === undefined || format === undefined) return;
         const [existing] = await tx

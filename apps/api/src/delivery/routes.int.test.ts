@@ -10,7 +10,7 @@ import { createTestApp, login, type Session, type TestApp } from "../../test/hel
 import { auditEvents, deliveries, surveyResults } from "../db/schema.js";
 import { createInterface } from "../services/interfaces.js";
 import { createPatient } from "../services/patients.js";
-import { saveResult } from "../services/survey-results.js";
+import { saveResult } from "../services/result-saves.js";
 
 let t: TestApp;
 let peer: MllpPeer;

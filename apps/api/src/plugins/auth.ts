@@ -7,14 +7,12 @@ import type { Db } from "../db/index.js";
 import { userTenants, users } from "../db/schema.js";
 import { forbidden, unauthorized } from "../errors.js";
 import type { AuditAction } from "../services/audit.js";
+import type { AuthCache } from "../services/auth-cache.js";
 import { audit } from "../services/audit.js";
 
 /** The signed-in user as the current request sees it. */
 export interface AuthContext {
   userId: string;
-  email: string;
-  firstName: string;
-  lastName: string;
   /** The session's current tenant. */
   tenantId: string;
   /** Role flags held in the current tenant. */
@@ -51,19 +49,19 @@ export function requireRole(role: RequiredRole) {
   };
 }
 
-async function loadAuth(db: Db, userId: string, tenantId: string) {
+async function loadMembership(db: Db, cache: AuthCache, userId: string, tenantId: string) {
+  const cached = cache.getMember(userId, tenantId);
+  if (cached !== undefined) return cached;
+  const stamp = cache.stamp();
   const rows = await db
-    .select({
-      email: users.email,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      roles: userTenants.roles,
-    })
+    .select({ roles: userTenants.roles })
     .from(users)
     .innerJoin(userTenants, eq(userTenants.userId, users.id))
     .where(and(eq(users.id, userId), eq(userTenants.tenantId, tenantId)))
     .limit(1);
-  return rows[0];
+  const member = rows[0];
+  if (member !== undefined) cache.putMember(userId, tenantId, member, stamp);
+  return member;
 }
 
 /**
@@ -94,13 +92,19 @@ export default fp<{ config: Config }>(
       const now = Date.now();
       const idleExpired = lastSeenAt === undefined || now - lastSeenAt > config.idleTimeoutSeconds * 1000;
       const lifetimeOver = createdAt === undefined || now - createdAt > config.absoluteTimeoutSeconds * 1000;
-      const member = idleExpired || lifetimeOver ? undefined : await loadAuth(app.db, userId, tenantId);
+      const member =
+        idleExpired || lifetimeOver
+          ? undefined
+          : await loadMembership(app.db, app.authCache, userId, tenantId);
       if (member === undefined) {
         await session.destroy();
         return;
       }
       request.auth = { userId, tenantId, sid: session.sessionId, ...member };
-      if (now - (lastSeenAt ?? 0) >= touchIntervalMs) session.set("lastSeenAt", now);
+      if (now - (lastSeenAt ?? 0) >= touchIntervalMs) {
+        session.set("lastSeenAt", now);
+        app.authCache.touched(session.sessionId, now);
+      }
     });
   },
   { name: "auth", dependencies: ["db", "session"] },

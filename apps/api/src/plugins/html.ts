@@ -1,4 +1,6 @@
-// HTML helpers of the web plugin, free of dependencies so a benchmark can serve pages exactly as the API does.
+// HTML helpers of the web plugin, free of the server's dependencies so a benchmark can serve pages exactly
+// as the API does.
+import { isTabletPath } from "@core-care/schema/paths";
 
 /** Escapes text for a double-quoted HTML attribute. */
 export function escapeAttribute(text: string): string {
@@ -10,32 +12,16 @@ export function escapeAttribute(text: string): string {
     .replace(/>/g, "&gt;");
 }
 
-export interface ManifestChunk {
-  file: string;
-  css?: string[];
-  imports?: string[];
-}
+/** The staff app's page: every client route but the tablet's. */
+export const APP_PAGE = "index.html";
 
-/**
- * The `<link>` tags that let the browser fetch a lazily loaded route's chunk, its static imports and its CSS
- * together with the main bundle, instead of only after the main bundle has run (Vite's build manifest).
- */
-export function preloadLinks(manifest: Record<string, ManifestChunk>, entry: string): string {
-  const files = new Set<string>();
-  const styles = new Set<string>();
-  const visit = (key: string) => {
-    const chunk = manifest[key];
-    if (chunk === undefined || files.has(chunk.file)) return;
-    files.add(chunk.file);
-    for (const css of chunk.css ?? []) styles.add(css);
-    for (const imported of chunk.imports ?? []) visit(imported);
-  };
-  visit(entry);
-  return [
-    ...[...styles].map((file) => `<link rel="stylesheet" href="/${escapeAttribute(file)}">`),
-    ...[...files].map((file) => `<link rel="modulepreload" crossorigin href="/${escapeAttribute(file)}">`),
-  ].join("");
-}
+/** The tablet's own page (issue 5: a small bundle for first content on an old tablet). */
+export const TABLET_PAGE = "tablet.html";
 
-/** The tablet route's chunk: the patient-facing runner is benchmarked on its first load (issue 5). */
-export const TABLET_ENTRY = "src/tablet/routes.tsx";
+/** The tablet's service worker, at the root of the site so that its scope may be /tablet. */
+export const TABLET_SERVICE_WORKER = "/tablet-sw.js";
+
+/** The page of the web build that answers a client route. */
+export function pageFor(url: string): string {
+  return isTabletPath(url) ? TABLET_PAGE : APP_PAGE;
+}

@@ -2,9 +2,14 @@ import fp from "fastify-plugin";
 import fastifyCookie from "@fastify/cookie";
 import fastifySession from "@fastify/session";
 import type { Config } from "../config.js";
+import { AUTH_CHANNEL, AuthCache } from "../services/auth-cache.js";
 import { PgSessionStore } from "../services/session-store.js";
 
 declare module "fastify" {
+  interface FastifyInstance {
+    /** Sessions and memberships this process has read, forgotten when PostgreSQL says they changed. */
+    authCache: AuthCache;
+  }
   interface Session {
     userId?: string;
     tenantId?: string;
@@ -21,10 +26,15 @@ export const SESSION_COOKIE = "sid";
 /** Cookie sessions stored in PostgreSQL; a session exists only once someone signs in. */
 export default fp<{ config: Config }>(
   async (app, { config }) => {
-    const store = new PgSessionStore(app.db, {
-      idleSeconds: config.idleTimeoutSeconds,
-      absoluteSeconds: config.absoluteTimeoutSeconds,
-    });
+    const cache = new AuthCache({ maxEntries: 50_000, maxAgeMs: 60_000 });
+    const unlisten = await app.database.listen(AUTH_CHANNEL, cache);
+    app.addHook("onClose", async () => unlisten());
+    app.decorate("authCache", cache);
+    const store = new PgSessionStore(
+      app.db,
+      { idleSeconds: config.idleTimeoutSeconds, absoluteSeconds: config.absoluteTimeoutSeconds },
+      cache,
+    );
     await app.register(fastifyCookie);
     await app.register(fastifySession, {
       secret: config.sessionSecret,

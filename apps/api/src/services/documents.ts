@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ne } from "drizzle-orm";
+import { and, asc, desc, eq, ne, sql, type SQL } from "drizzle-orm";
 import { sortSurveys } from "@core-care/survey-engine";
 import type {
   DocumentVersion,
@@ -10,7 +10,7 @@ import type {
   SurveySummary,
   VersionedSaveResponse,
 } from "@core-care/schema";
-import type { Db, DbOrTx } from "../db/index.js";
+import { rowsOf, type Db, type DbOrTx } from "../db/index.js";
 import { reports, reportVersions, surveys, surveyVersions, type ReportBody } from "../db/schema.js";
 import { conflict, notFound } from "../errors.js";
 
@@ -19,45 +19,50 @@ const conflictMessage = (kind: string, version: number) =>
   `This ${kind} has been changed by someone else since you opened it (server version ${version}).`;
 
 /**
- * Which survey, and at which version, a tenant reads for an id: its own, or else another tenant's that
- * can be subscribed to. Reads no definition, so it is cheap enough for every result save.
+ * The survey a tenant reads under an id, as SQL answering at most one row (tenant_id, version, title):
+ * its own, or else the first other tenant's that can be subscribed to. The one statement of this rule;
+ * `tenantId` and `surveyId` may be values or column references of an enclosing query.
  */
+export const readableSurveySql = (tenantId: SQL | string, surveyId: SQL | string): SQL => sql`
+  (select tenant_id, version, title from surveys
+   where tenant_id = ${tenantId}::text and id = ${surveyId}::text)
+  union all
+  (select tenant_id, version, title from surveys
+   where id = ${surveyId}::text and can_subscribe_to and tenant_id <> ${tenantId}::text
+   order by tenant_id limit 1)
+  limit 1`;
+
+/** Which survey, and at which version, a tenant reads for an id. Reads no definition. */
 export async function findReadableSurveyRef(
   db: DbOrTx,
   tenantId: string,
   id: string,
 ): Promise<{ tenantId: string; version: number; title: string; readOnly: boolean } | undefined> {
-  const columns = { tenantId: surveys.tenantId, version: surveys.version, title: surveys.title };
-  const [own] = await db
-    .select(columns)
-    .from(surveys)
-    .where(and(eq(surveys.tenantId, tenantId), eq(surveys.id, id)))
-    .limit(1);
-  if (own !== undefined) return { ...own, readOnly: false };
-  const [shared] = await db
-    .select(columns)
-    .from(surveys)
-    .where(and(eq(surveys.id, id), eq(surveys.canSubscribeTo, true), ne(surveys.tenantId, tenantId)))
-    .orderBy(asc(surveys.tenantId))
-    .limit(1);
-  return shared === undefined ? undefined : { ...shared, readOnly: true };
+  const [row] = rowsOf<{ tenant_id: string; version: number; title: string }>(
+    await db.execute(readableSurveySql(tenantId, id)),
+  );
+  return row === undefined
+    ? undefined
+    : {
+        tenantId: row.tenant_id,
+        version: row.version,
+        title: row.title,
+        readOnly: row.tenant_id !== tenantId,
+      };
 }
 
-/** A survey row the tenant may read: its own, or another tenant's that can be subscribed to. */
+/** The survey row a tenant reads for an id (see `readableSurveySql`). */
 export async function findReadableSurvey(db: Db, tenantId: string, id: string) {
-  const [own] = await db
+  const [row] = await db
     .select()
     .from(surveys)
-    .where(and(eq(surveys.tenantId, tenantId), eq(surveys.id, id)))
-    .limit(1);
-  if (own !== undefined) return { row: own, readOnly: false };
-  const [shared] = await db
-    .select()
-    .from(surveys)
-    .where(and(eq(surveys.id, id), eq(surveys.canSubscribeTo, true), ne(surveys.tenantId, tenantId)))
-    .orderBy(asc(surveys.tenantId))
-    .limit(1);
-  return shared === undefined ? undefined : { row: shared, readOnly: true };
+    .where(
+      and(
+        eq(surveys.id, id),
+        eq(surveys.tenantId, sql`(select tenant_id from (${readableSurveySql(tenantId, id)}) readable)`),
+      ),
+    );
+  return row === undefined ? undefined : { row, readOnly: row.tenantId !== tenantId };
 }
 
 /** The tenant's surveys plus other tenants' subscribable ones, in the spec's dropdown order. */

@@ -2,6 +2,7 @@ import type { Session } from "fastify";
 import { and, eq, gt, lt } from "drizzle-orm";
 import type { Db } from "../db/index.js";
 import { sessions } from "../db/schema.js";
+import type { AuthCache } from "./auth-cache.js";
 
 type Callback = (err?: unknown) => void;
 type CallbackSession = (err: unknown, result?: Session | null) => void;
@@ -13,22 +14,37 @@ export interface SessionTimeouts {
 
 /**
  * The @fastify/session store on the `sessions` table. A row's `expire` is its idle deadline capped by
- * the absolute lifetime; an expired row is never answered, whatever the cookie says.
+ * the absolute lifetime; an expired row is never answered, whatever the cookie says. Rows read or
+ * written here are kept in the auth cache, which forgets them when any process changes them.
  */
 export class PgSessionStore {
   constructor(
     private readonly db: Db,
     private readonly timeouts: SessionTimeouts,
+    private readonly cache: AuthCache,
   ) {}
 
   get(sid: string, callback: CallbackSession): void {
+    // @fastify/session copies the fields it is given into its own Session, so a cached one is shared safely.
+    const cached = this.cache.getSession(sid);
+    if (cached !== undefined) {
+      callback(null, cached.sess);
+      return;
+    }
+    const stamp = this.cache.stamp();
     this.db
-      .select({ sess: sessions.sess })
+      .select({ sess: sessions.sess, expire: sessions.expire })
       .from(sessions)
       .where(and(eq(sessions.sid, sid), gt(sessions.expire, new Date())))
       .limit(1)
       .then(
-        (rows) => callback(null, (rows[0]?.sess as Session | undefined) ?? null),
+        (rows) => {
+          const row = rows[0];
+          if (row === undefined) return callback(null, null);
+          const sess = row.sess as unknown as Session;
+          this.cache.putSession(sid, { sess, expireMs: row.expire.getTime() }, stamp);
+          callback(null, sess);
+        },
         (err: unknown) => callback(err),
       );
   }
@@ -44,17 +60,22 @@ export class PgSessionStore {
       ),
     );
     const userId = typeof sess.userId === "string" ? sess.userId : null;
+    const stamp = this.cache.stamp();
     this.db
       .insert(sessions)
       .values({ sid, sess, userId, expire })
       .onConflictDoUpdate({ target: sessions.sid, set: { sess, userId, expire } })
       .then(
-        () => callback(),
+        () => {
+          this.cache.putSession(sid, { sess: sess as unknown as Session, expireMs: expire.getTime() }, stamp);
+          callback();
+        },
         (err: unknown) => callback(err),
       );
   }
 
   destroy(sid: string, callback: Callback): void {
+    this.cache.forgetSession(sid);
     this.db
       .delete(sessions)
       .where(eq(sessions.sid, sid))

@@ -20,14 +20,8 @@ import { awvInvitations, safetyAlerts, surveyResults } from "../db/schema.js";
 import { AppError } from "../errors.js";
 import { createMailer, type Mailer } from "./mailer.js";
 import { createPatient } from "./patients.js";
-import {
-  hashToken,
-  INVITATION_TTL_MS,
-  SELF_HARM_ALERT_KIND,
-  sendInvitation,
-  submitTeleAwv,
-  type SubmitInput,
-} from "./tele-awv.js";
+import { SELF_HARM_ALERT_KIND } from "./safety-alerts.js";
+import { hashToken, INVITATION_TTL_MS, sendInvitation, submitTeleAwv, type SubmitInput } from "./tele-awv.js";
 
 const PUBLIC_URL = "http://127.0.0.1:4173";
 const log = Fastify({ logger: false }).log;

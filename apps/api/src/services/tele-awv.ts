@@ -4,7 +4,6 @@ import type { FastifyBaseLogger } from "fastify";
 import {
   objectId,
   pruneHiddenAnswers,
-  summarizeAwv,
   TELE_AWV_HIDDEN_FIELDS,
   TELE_AWV_SURVEY_ID,
   teleAwvSurvey,
@@ -18,6 +17,7 @@ import { awvInvitations, safetyAlerts, surveyResults, surveys, tenants } from ".
 import { AppError, forbidden, notFound } from "../errors.js";
 import type { Mailer } from "./mailer.js";
 import { getPatient } from "./patients.js";
+import { mailSafetyAlerts, safetyAlertsOf } from "./safety-alerts.js";
 import { audit } from "./audit.js";
 
 /** How long an invitation link stays valid. */
@@ -25,9 +25,6 @@ export const INVITATION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
 
 /** The refusal of a forged, expired, reused or mismatched link; it never says which, so nothing is probed. */
 export const INVALID_INVITATION = "This Tele-AWV link is not valid. Please ask your care team for a new one.";
-
-/** The kind of the safety alert a positive PHQ-9 item 9 opens. */
-export const SELF_HARM_ALERT_KIND = "phq9-self-harm";
 
 const invalidInvitation = () => new AppError(403, "INVALID_INVITATION", INVALID_INVITATION);
 
@@ -213,7 +210,7 @@ export async function submitTeleAwv(db: Db, mailer: Mailer, input: SubmitInput):
   if (survey === undefined) throw notFound("Survey");
 
   const resultId = objectId();
-  const selfHarm = summarizeAwv(answers).phq9Item9Positive;
+  const alerts = safetyAlertsOf(answers);
   await db.transaction(async (tx) => {
     // Under concurrent submissions PostgreSQL re-checks `used_at is null` after the first one commits,
     // so exactly one claims the invitation and the others store nothing.
@@ -245,18 +242,18 @@ export async function submitTeleAwv(db: Db, mailer: Mailer, input: SubmitInput):
       createdAt: now,
       updatedAt: now,
     });
-    if (selfHarm) {
+    if (alerts.length > 0) {
       await tx
         .insert(safetyAlerts)
-        .values({
-          tenantId,
-          id: objectId(),
-          resultId,
-          patientId: invitation.patientId,
-          kind: SELF_HARM_ALERT_KIND,
-          message: "PHQ-9 item 9: thoughts of self-harm reported on a Tele-AWV questionnaire. Review today.",
-          createdAt: now,
-        })
+        .values(
+          alerts.map((alert) => ({
+            tenantId,
+            resultId,
+            patientId: invitation.patientId,
+            ...alert,
+            createdAt: now,
+          })),
+        )
         .onConflictDoNothing();
     }
     await audit(tx, {
@@ -269,19 +266,11 @@ export async function submitTeleAwv(db: Db, mailer: Mailer, input: SubmitInput):
     });
   });
 
-  const alertTo = settings?.safetyAlertEmail;
-  if (selfHarm && alertTo !== undefined) {
-    try {
-      await mailer.send({
-        to: alertTo,
-        subject: "Core Care safety alert: PHQ-9 item 9 positive",
-        text:
-          `A patient's Tele-AWV questionnaire reported thoughts of self-harm (PHQ-9 item 9).\n\n` +
-          `Please review it today:\n${input.publicUrl.replace(/\/+$/, "")}/results/${resultId}\n`,
-      });
-    } catch (cause) {
-      input.log.error({ code: (cause as { code?: unknown }).code, resultId }, "safety alert mail failed");
-    }
-  }
+  await mailSafetyAlerts(
+    { db, mailer, log: input.log, publicUrl: input.publicUrl },
+    tenantId,
+    resultId,
+    alerts,
+  );
   return resultId;
 }

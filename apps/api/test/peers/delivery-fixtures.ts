@@ -4,7 +4,7 @@ import type { Db } from "../../src/db/index.js";
 import { createInterface } from "../../src/services/interfaces.js";
 import { createLocation } from "../../src/services/locations.js";
 import { createPatient } from "../../src/services/patients.js";
-import { saveResult } from "../../src/services/survey-results.js";
+import { saveResult } from "../../src/services/result-saves.js";
 
 /** Tele-AWV answers with PHQ-9 items, smoking status, directives and encoding characters in text. */
 export const SAMPLE_AWV_ANSWERS = {

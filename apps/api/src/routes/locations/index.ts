@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
-import { listOf, LocationInputSchema, LocationSchema, ObjectIdSchema } from "@core-care/schema";
+import { listOf, LocationInputSchema, LocationSchema } from "@core-care/schema";
 import { requireRole } from "../../plugins/auth.js";
 import { authOf } from "../../plugins/auth-context.js";
 import {
@@ -10,8 +9,7 @@ import {
   listLocations,
   updateLocation,
 } from "../../services/locations.js";
-
-const IdParams = z.object({ id: ObjectIdSchema });
+import { tenantCrudRoutes } from "../tenant-crud.js";
 
 /** Locations of the session's tenant: users read, admins write. */
 const locationsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -24,52 +22,16 @@ const locationsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get(
-    "/locations/:id",
-    { onRequest: requireRole("user"), schema: { params: IdParams, response: { 200: LocationSchema } } },
-    async (request) => getLocation(app.db, authOf(request).tenantId, request.params.id),
-  );
-
-  app.post(
-    "/locations",
-    {
-      onRequest: requireRole("admin"),
-      schema: { body: LocationInputSchema, response: { 201: LocationSchema } },
-    },
-    async (request, reply) => {
-      const location = await createLocation(app.db, authOf(request).tenantId, request.body);
-      await request.audit("create", "location", location.id);
-      return reply.code(201).send(location);
-    },
-  );
-
-  app.put(
-    "/locations/:id",
-    {
-      onRequest: requireRole("admin"),
-      schema: { params: IdParams, body: LocationInputSchema, response: { 200: LocationSchema } },
-    },
-    async (request) => {
-      const location = await updateLocation(
-        app.db,
-        authOf(request).tenantId,
-        request.params.id,
-        request.body,
-      );
-      await request.audit("update", "location", location.id);
-      return location;
-    },
-  );
-
-  app.delete(
-    "/locations/:id",
-    { onRequest: requireRole("admin"), schema: { params: IdParams } },
-    async (request, reply) => {
-      await deleteLocation(app.db, authOf(request).tenantId, request.params.id);
-      await request.audit("delete", "location", request.params.id);
-      return reply.code(204).send();
-    },
-  );
+  tenantCrudRoutes(app, {
+    path: "/locations",
+    entity: "location",
+    schema: LocationSchema,
+    inputSchema: LocationInputSchema,
+    get: getLocation,
+    create: createLocation,
+    update: updateLocation,
+    remove: deleteLocation,
+  });
 };
 
 export default locationsRoutes;

@@ -11,31 +11,59 @@ import {
 } from "@core-care/schema";
 import { requireRole } from "../../plugins/auth.js";
 import { authOf } from "../../plugins/auth-context.js";
-import { audit } from "../../services/audit.js";
-import { deleteResult, getResult, listResults, saveResult } from "../../services/survey-results.js";
+import { Batcher } from "../../services/batcher.js";
+import { saveResults, type ResultSave, type SaveAnswer } from "../../services/result-saves.js";
+import { mailSafetyAlerts } from "../../services/safety-alerts.js";
+import { deleteResult, getResult, listResults } from "../../services/survey-results.js";
 
 const IdParams = z.object({ id: ObjectIdSchema });
+
+/** A save with the size of its request, which bounds how much one statement carries. */
+interface WeighedSave extends ResultSave {
+  bytes: number;
+}
 
 /** Survey results of the session's tenant: tablet saves, lists by duration filter and patient, reads. */
 const surveyResultsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook("onRequest", requireRole("user"));
+
+  // Saves arriving together share one statement and one commit; each is still answered after its commit.
+  // New results and changes go in separate runs, so that each run is one statement.
+  const batcher = (keyOf?: (save: WeighedSave) => string) =>
+    new Batcher<WeighedSave, SaveAnswer>((batch) => saveResults(app.db, batch, app.database.execute), {
+      maxBatch: 200,
+      maxWeight: 8 * 1024 * 1024,
+      weightOf: (save) => save.bytes,
+      maxInFlight: app.database.kind === "pglite" ? 1 : 4,
+      ...(keyOf === undefined ? {} : { keyOf }),
+    });
+  const creates = batcher();
+  const changes = batcher((save) => `${save.tenantId} ${save.input.id}`);
 
   app.post(
     "/surveyresults",
     { schema: { body: SurveyResultSaveRequestSchema, response: { 200: SurveyResultSaveResponseSchema } } },
     async (request) => {
       const auth = authOf(request);
-      const outcome = await saveResult(app.db, auth.tenantId, request.body, auth.userId);
-      const action = outcome.submitted ? "submit" : outcome.created ? "create" : "update";
-      await audit(app.db, {
+      // The save writes its own audit event in the same statement.
+      const save: WeighedSave = {
         tenantId: auth.tenantId,
         userId: auth.userId,
-        action,
-        entity: "survey-result",
-        entityId: outcome.id,
         ip: request.ip,
-      });
-      return { id: outcome.id };
+        input: request.body,
+        bytes: Number(request.headers["content-length"] ?? 0),
+      };
+      const answer = await (save.input.id === undefined ? creates : changes).add(save);
+      if (!answer.ok) throw answer.error;
+      const { id, alerts } = answer.outcome;
+      // The patient's submit does not wait on the mail server; the alert itself is already stored.
+      void mailSafetyAlerts(
+        { db: app.db, mailer: app.mailer, log: request.log, publicUrl: app.config.publicUrl },
+        auth.tenantId,
+        id,
+        alerts,
+      );
+      return { id };
     },
   );
 

@@ -1,9 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { CORE_CARE_WELLNESS_EXAM_ID, objectId } from "@core-care/survey-engine";
-import type { Patient, SafetyAlert, SurveyResult, SurveyResultSummary } from "@core-care/schema";
+import type {
+  Patient,
+  SafetyAlert,
+  SurveyResult,
+  SurveyResultSummary,
+  TenantSettings,
+} from "@core-care/schema";
 import { createTestApp, errorFields, login, type Session, type TestApp } from "../../../test/helpers.js";
-import { safetyAlerts, surveyResults } from "../../db/schema.js";
+import { outboxMessages } from "../../../test/mail.js";
+import { auditEvents, safetyAlerts, surveyResults } from "../../db/schema.js";
 
 let t: TestApp;
 
@@ -14,8 +21,8 @@ afterAll(async () => {
   await t.close();
 });
 
-async function clinic(role: "user" | "admin" = "user") {
-  const u = await t.createTestTenant({ role });
+async function clinic(role: "user" | "admin" = "user", settings: Partial<TenantSettings> = {}) {
+  const u = await t.createTestTenant({ role, settings });
   const s = await login(t.app, u.email);
   const res = await s.inject({
     method: "POST",
@@ -168,6 +175,25 @@ describe("POST /api/surveyresults", () => {
     expect(alerts.json<SafetyAlert[]>().map((a) => a.resultId)).toEqual([id]);
   });
 
+  test("e-mails the practice's safety address about an alert the submission opened, without patient data", async () => {
+    const { s, patient } = await clinic("user", { safetyAlertEmail: "safety@practice.test" });
+    const res = await save(s, {
+      clientRequestId: requestId(),
+      surveyId: CORE_CARE_WELLNESS_EXAM_ID,
+      patientId: patient.id,
+      isSubmitted: true,
+      answers: { depression: { phq9LittleInterest: "not at all", phq9SelfHarm: "nearly every day" } },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const { id } = res.json<{ id: string }>();
+    const mailed = () => outboxMessages(t.config.dataDir).filter((m) => m.includes(`/results/${id}`));
+    await expect.poll(() => mailed().length, { timeout: 5000 }).toBe(1);
+    const [message = ""] = mailed();
+    expect(message).toContain("To: safety@practice.test");
+    expect(message).toContain("Subject: Core Care safety alert: PHQ-9 item 9 positive");
+    expect(message).not.toMatch(/Ruth|Bader/);
+  });
+
   test.each([
     [{ clientRequestId: "short" }, "clientRequestId"],
     [{ patientId: "nope" }, "patientId"],
@@ -221,6 +247,82 @@ describe("POST /api/surveyresults", () => {
     expect(
       (await a.s.inject({ method: "GET", url: `/api/surveyresults/${id}` })).json<SurveyResult>().answers,
     ).toEqual({ k: 1 });
+  });
+
+  test("saves arriving together each get their own result, audit event and answer", async () => {
+    const { u, s, patient } = await clinic();
+    const other = await clinic();
+    const shared = requestId();
+    const payload = (clientRequestId: string, patientId = patient.id) => ({
+      clientRequestId,
+      surveyId: CORE_CARE_WELLNESS_EXAM_ID,
+      patientId,
+      answers: { n: clientRequestId },
+    });
+    // One burst: twenty new results, a retry pair, another tenant's patient and an unknown survey.
+    const responses = await Promise.all([
+      ...Array.from({ length: 20 }, () => save(s, payload(requestId()))),
+      save(s, payload(shared)),
+      save(s, payload(shared)),
+      save(s, payload(requestId(), other.patient.id)),
+      save(s, { ...payload(requestId()), surveyId: objectId() }),
+    ]);
+    const statuses = responses.map((r) => r.statusCode);
+    expect(statuses).toEqual([...Array<number>(22).fill(200), 404, 404]);
+    const ids = responses.slice(0, 22).map((r) => r.json<{ id: string }>().id);
+    expect(ids[20]).toBe(ids[21]);
+    expect(new Set(ids).size).toBe(21);
+    const rows = await t.db.select().from(surveyResults).where(eq(surveyResults.tenantId, u.tenantId));
+    expect(rows).toHaveLength(21);
+    for (const row of rows) expect(row.answers).toEqual({ n: row.clientRequestId });
+    const audited = await t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.tenantId, u.tenantId), eq(auditEvents.entity, "survey-result")));
+    expect(audited.map((e) => e.entityId).sort()).toEqual(rows.map((r) => r.id).sort());
+    expect(new Set(audited.map((e) => e.action))).toEqual(new Set(["create"]));
+    const foreign = await t.db
+      .select()
+      .from(surveyResults)
+      .where(eq(surveyResults.tenantId, other.u.tenantId));
+    expect(foreign).toHaveLength(0);
+  });
+
+  test("changes arriving together for different results are each saved, and a submitted one refuses", async () => {
+    const { s, patient } = await clinic();
+    const created = await Promise.all(
+      [1, 2, 3].map(() =>
+        save(s, {
+          clientRequestId: requestId(),
+          surveyId: CORE_CARE_WELLNESS_EXAM_ID,
+          patientId: patient.id,
+          answers: { v: 0 },
+        }),
+      ),
+    );
+    const [a, b, c] = created.map((r) => r.json<{ id: string }>().id) as [string, string, string];
+    const change = (id: string, v: number, isSubmitted = false) =>
+      save(s, {
+        id,
+        clientRequestId: requestId(),
+        surveyId: CORE_CARE_WELLNESS_EXAM_ID,
+        patientId: patient.id,
+        isSubmitted,
+        answers: { v },
+      });
+    expect((await change(c, 1, true)).statusCode).toBe(200);
+    const responses = await Promise.all([
+      change(a, 2),
+      change(b, 3, true),
+      change(c, 4),
+      change(objectId(), 5),
+    ]);
+    expect(responses.map((r) => r.statusCode)).toEqual([200, 200, 409, 404]);
+    const answersOf = async (id: string) =>
+      (await s.inject({ method: "GET", url: `/api/surveyresults/${id}` })).json<SurveyResult>();
+    expect(await answersOf(a)).toMatchObject({ answers: { v: 2 }, isSubmitted: false });
+    expect(await answersOf(b)).toMatchObject({ answers: { v: 3 }, isSubmitted: true });
+    expect(await answersOf(c)).toMatchObject({ answers: { v: 1 }, isSubmitted: true });
   });
 
   test("answers 404 for an unknown survey", async () => {

@@ -18,7 +18,7 @@ import {
 import { randomBytes } from "node:crypto";
 import { requireRole, type AuthContext } from "../../plugins/auth.js";
 import { authOf } from "../../plugins/auth-context.js";
-import { conflict, fieldError, forbidden, notFound, tooManyRequests } from "../../errors.js";
+import { conflict, fieldError, forbidden, notFound, tooManyRequests, unauthorized } from "../../errors.js";
 import { userTenants, users } from "../../db/schema.js";
 import { passwordProblem, verifyPassword } from "../../services/passwords.js";
 import { setPassword } from "../../services/password-reset.js";
@@ -53,14 +53,15 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const auth = authOf(request);
       const body = request.body;
-      if (app.loginThrottle.isBlocked(auth.email, request.ip)) throw tooManyRequests();
       const [row] = await app.db.select().from(users).where(eq(users.id, auth.userId));
-      if (row === undefined || !(await verifyPassword(body.currentPassword, row.passwordHash))) {
-        app.loginThrottle.recordFailure(auth.email, request.ip);
+      if (row === undefined) throw unauthorized();
+      if (app.loginThrottle.isBlocked(row.email, request.ip)) throw tooManyRequests();
+      if (!(await verifyPassword(body.currentPassword, row.passwordHash))) {
+        app.loginThrottle.recordFailure(row.email, request.ip);
         throw fieldError("currentPassword", "The current password is not correct.");
       }
       if (body.newPassword !== undefined) {
-        const problem = passwordProblem(body.newPassword, { email: auth.email });
+        const problem = passwordProblem(body.newPassword, { email: row.email });
         if (problem !== undefined) throw fieldError("newPassword", problem);
       }
       await app.db
