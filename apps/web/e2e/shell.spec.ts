@@ -14,6 +14,9 @@ test.describe("HTTP client behaviours", () => {
     context,
   }) => {
     await login(page, DEMO_USERS.staff, { redirect: "/reports" });
+    // The page's own first calls must have been answered, or one of them would meet the 401 first.
+    await expect(page.getByRole("link", { name: "Survey results" })).toBeVisible();
+    await page.waitForLoadState("networkidle");
     await context.clearCookies();
     await page.getByRole("link", { name: "Survey results" }).click();
     await page.waitForURL(/\/auth\/login\?redirect=/);

@@ -1,5 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { request as playwrightRequest, type APIRequestContext, type Page } from "@playwright/test";
+import {
+  request as playwrightRequest,
+  type APIRequestContext,
+  type BrowserContext,
+  type Page,
+} from "@playwright/test";
 import { DEMO_PASSWORD, DEMO_USERS, expect, expectNoSeriousA11yViolations, login, test } from "./fixtures";
 
 const HEADERS = { "X-Requested-With": "XMLHttpRequest" };
@@ -156,6 +161,25 @@ function journeySurvey(id: string, title: string) {
   };
 }
 
+/** Three pages of one optional question each, laid out alike: Next sits at the same place on each. */
+function shortPagesSurvey(id: string, title: string) {
+  const page = (n: number, name: string) => ({
+    id: `p${n}`,
+    title: name,
+    conditions: [],
+    questions: [{ id: `q${n}`, type: "text", fieldName: `answer${n}`, title: `Answer ${n}` }],
+  });
+  return {
+    id,
+    title,
+    description: "Double taps",
+    canSubscribeTo: false,
+    version: 0,
+    sections: [],
+    pages: [page(1, "Page one"), page(2, "Page two"), page(3, "Page three")],
+  };
+}
+
 /** An API session of the demo admin, separate from the browser's cookies. */
 async function adminApi(baseURL: string): Promise<APIRequestContext> {
   const api = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: HEADERS });
@@ -181,10 +205,13 @@ async function createPatient(api: APIRequestContext): Promise<TestPatient> {
   return (await response.json()) as TestPatient;
 }
 
-async function createSurvey(api: APIRequestContext): Promise<{ id: string; title: string }> {
+async function createSurvey(
+  api: APIRequestContext,
+  definition: (id: string, title: string) => object = journeySurvey,
+): Promise<{ id: string; title: string }> {
   const id = hex(12);
   const title = `Tablet journey ${hex(3)}`;
-  const response = await api.post(`/api/surveys/${id}`, { data: journeySurvey(id, title) });
+  const response = await api.post(`/api/surveys/${id}`, { data: definition(id, title) });
   expect(response.status()).toBe(200);
   return { id, title };
 }
@@ -202,7 +229,12 @@ async function resultDetail(api: APIRequestContext, id: string): Promise<ResultD
 }
 
 /** Signs staff in, picks the patient and the survey on /tablet and hands over. */
-async function handOver(page: Page, patient: TestPatient, surveyTitle: string) {
+async function handOver(
+  page: Page,
+  patient: TestPatient,
+  surveyTitle: string,
+  firstPage = "Getting started",
+) {
   await login(page, DEMO_USERS.staff, { redirect: "/tablet" });
   await expect(page.getByRole("heading", { name: "Start a survey on this tablet" })).toBeVisible();
   await page.getByLabel("Find the patient").fill(patient.lastName);
@@ -210,7 +242,7 @@ async function handOver(page: Page, patient: TestPatient, surveyTitle: string) {
   await page.getByRole("radio", { name: surveyTitle }).check();
   await page.getByRole("button", { name: "Hand the tablet to the patient" }).click();
   await expect(page).toHaveURL(/\/tablet\/patient-survey\/[0-9a-f]{24}\/pg\/1$/);
-  await expect(page.getByRole("heading", { level: 2, name: "Getting started" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 2, name: firstPage })).toBeVisible();
 }
 
 const pageTitle = (page: Page, title: string) => page.getByRole("heading", { level: 2, name: title });
@@ -222,6 +254,28 @@ async function answerFirstPage(page: Page, nickname: string, smoker: "Yes" | "No
     .getByRole("radio", { name: smoker })
     .check();
   if (smoker === "Yes") await page.getByLabel(/How many packs a day\?/).fill("1");
+}
+
+/** The answers a tablet keeps unsent while offline: stored in the browser, not yet on the server. */
+async function expectHeldBack(page: Page, unsent: Record<string, unknown>, notYetSaved: string) {
+  const stored = await page.evaluate((key) => localStorage.getItem(key), SESSION_KEY);
+  expect(JSON.parse(stored ?? "null")).toMatchObject({ unsent: { answers: unsent } });
+  const [before] = await resultsOf(api, patient.id);
+  expect(before && (await resultDetail(api, before.id)).answers).not.toHaveProperty(notYetSaved);
+}
+
+/** Brings the network back and waits for the held answers to reach the patient's one result. */
+async function expectSentOnceOnline(page: Page, context: BrowserContext, answers: Record<string, unknown>) {
+  await context.setOffline(false);
+  await expect(page.getByRole("status").filter({ hasText: "No connection" })).toHaveCount(0);
+  await expect
+    .poll(async () => {
+      const results = await resultsOf(api, patient.id);
+      return results.length === 1 && results[0]
+        ? (await resultDetail(api, results[0].id)).answers
+        : results.length;
+    })
+    .toMatchObject(answers);
 }
 
 let api: APIRequestContext;
@@ -447,23 +501,8 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
     await page.getByRole("checkbox", { name: "Back" }).check();
     await page.getByRole("button", { name: "Next" }).tap();
     await expect(pageTitle(page, "Anything else")).toBeVisible();
-    const stored = await page.evaluate((key) => localStorage.getItem(key), SESSION_KEY);
-    expect(JSON.parse(stored ?? "null")).toMatchObject({
-      unsent: { answers: { painLevel: 5, painAreas: ["back"] } },
-    });
-    const [before] = await resultsOf(api, patient.id);
-    expect(before && (await resultDetail(api, before.id)).answers).not.toHaveProperty("painAreas");
-
-    await context.setOffline(false);
-    await expect(page.getByRole("status").filter({ hasText: "No connection" })).toHaveCount(0);
-    await expect
-      .poll(async () => {
-        const results = await resultsOf(api, patient.id);
-        return results.length === 1 && results[0]
-          ? (await resultDetail(api, results[0].id)).answers
-          : results.length;
-      })
-      .toMatchObject({ painLevel: 5, painAreas: ["back"] });
+    await expectHeldBack(page, { painLevel: 5, painAreas: ["back"] }, "painAreas");
+    await expectSentOnceOnline(page, context, { painLevel: 5, painAreas: ["back"] });
 
     const secret = `private note ${hex(4)}`;
     await page.getByLabel("Anything else you want us to know?").fill(secret);
@@ -490,6 +529,107 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
     );
     expect(typed.filter((value) => value.includes("Tess") || value.includes("private note"))).toEqual([]);
     expect(await page.evaluate((key) => localStorage.getItem(key), SESSION_KEY)).toBeNull();
+  });
+
+  test("reloads without the network on the page shown, with the answers, and sends them once online", async ({
+    page,
+    context,
+  }) => {
+    await handOver(page, patient, survey.title);
+    // The worker is registered once the tablet's page has loaded; offline reloads need it active.
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await answerFirstPage(page, "Tess", "No");
+    const firstSave = page.waitForResponse((r) => r.url().endsWith("/api/surveyresults") && r.ok());
+    await page.getByRole("button", { name: "Next" }).tap();
+    await firstSave;
+    await page.getByRole("radio", { name: "6", exact: true }).check();
+
+    await context.setOffline(true);
+    await page.getByRole("button", { name: "Next" }).tap();
+    await expect(pageTitle(page, "Where it hurts")).toBeVisible();
+    await page.getByRole("checkbox", { name: "Legs" }).check();
+    await page.reload();
+
+    await expect(pageTitle(page, "Where it hurts")).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/tablet/patient-survey/${survey.id}/pg/4$`));
+    await expect(page.getByRole("checkbox", { name: "Legs" })).toBeChecked();
+    await expect(page.getByRole("status").filter({ hasText: "No connection" })).toBeVisible();
+    const cached = await page.evaluate(async () => {
+      const stored: { url: string; body: string }[] = [];
+      for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        for (const request of await cache.keys()) {
+          const response = await cache.match(request);
+          stored.push({ url: new URL(request.url).pathname, body: (await response?.text()) ?? "" });
+        }
+      }
+      return stored;
+    });
+    expect(cached.map((entry) => entry.url)).toContain("/tablet");
+    expect(cached.filter((entry) => entry.url.startsWith("/api/"))).toEqual([]);
+    for (const entry of cached) {
+      expect(entry.body).not.toContain("data-user");
+      expect(entry.body).not.toContain("Tess");
+    }
+
+    // The page loaded offline goes on offline: the answer given before the reload waits to be sent.
+    await page.getByRole("button", { name: "Next" }).tap();
+    await expect(pageTitle(page, "Anything else")).toBeVisible();
+    await expectHeldBack(page, { painAreas: ["legs"] }, "painAreas");
+    await expectSentOnceOnline(page, context, { nickname: "Tess", painLevel: 6, painAreas: ["legs"] });
+    expect(await resultsOf(api, patient.id)).toHaveLength(1);
+  });
+
+  test("moves one page and saves once on a double tap of Next, and submits once on a double tap of Submit", async ({
+    page,
+  }) => {
+    const short = await createSurvey(api, shortPagesSurvey);
+    await handOver(page, patient, short.title, "Page one");
+    const posts: { isSubmitted: boolean }[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && request.url().endsWith("/api/surveyresults")) {
+        posts.push(request.postDataJSON() as { isSubmitted: boolean });
+      }
+    });
+    const next = page.getByRole("button", { name: "Next" });
+    await page.getByLabel("Answer 1").fill("first");
+    const box = await next.boundingBox();
+    if (box === null) throw new Error("Next is not on screen");
+    const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+
+    const saved = page.waitForResponse((r) => r.url().endsWith("/api/surveyresults") && r.ok());
+    await page.touchscreen.tap(x, y);
+    await page.touchscreen.tap(x, y);
+    await saved;
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+
+    await expect(pageTitle(page, "Page two")).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/tablet/patient-survey/${short.id}/pg/2$`));
+    // The second tap met the next page's Next button, where the first one was.
+    expect(await next.boundingBox()).toEqual(box);
+    expect(posts).toHaveLength(1);
+
+    await page.getByLabel("Answer 2").fill("second");
+    await next.tap();
+    await expect(pageTitle(page, "Page three")).toBeVisible();
+    const submit = page.getByRole("button", { name: "Submit" });
+    // Right after a move the button that made it still ignores taps (the guard against double taps).
+    await expect(submit).toBeEnabled();
+    const submitBox = await submit.boundingBox();
+    if (submitBox === null) throw new Error("Submit is not on screen");
+    await page.touchscreen.tap(submitBox.x + submitBox.width / 2, submitBox.y + submitBox.height / 2);
+    await page.touchscreen.tap(submitBox.x + submitBox.width / 2, submitBox.y + submitBox.height / 2);
+    await page.waitForURL("**/auth/login");
+
+    expect(posts.filter((body) => body.isSubmitted)).toHaveLength(1);
+    const results = await resultsOf(api, patient.id);
+    expect(results).toHaveLength(1);
+    expect(await resultDetail(api, results[0]?.id ?? "")).toMatchObject({
+      isSubmitted: true,
+      answers: { answer1: "first", answer2: "second" },
+    });
   });
 
   test("sends what was typed, then clears the patient's answers and signs out after the idle timeout", async ({
@@ -571,6 +711,18 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
 });
 
 test.describe("/tablet", () => {
+  test("is the tablet's own page, and its staff portal link loads the staff app", async ({ page }) => {
+    await login(page, DEMO_USERS.staff, { redirect: "/tablet" });
+    await expect(page.getByRole("heading", { name: "Start a survey on this tablet" })).toBeVisible();
+    await expect(page.locator('script[src^="/assets/tablet-"]')).toHaveCount(1);
+    await expect(page.locator('script[src^="/assets/main-"]')).toHaveCount(0);
+
+    await page.getByRole("link", { name: "Staff portal" }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith("/tablet"));
+    await expect(page.locator('script[src^="/assets/main-"]')).toHaveCount(1);
+    await expect(page.getByRole("link", { name: "Patients" }).first()).toBeVisible();
+  });
+
   test("lists the patient's assigned surveys first and is accessible", async ({ page }) => {
     const assigned = await api.post(`/api/patients/${patient.id}/surveys`, { data: { surveyId: survey.id } });
     expect(assigned.status()).toBe(201);

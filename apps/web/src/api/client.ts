@@ -54,8 +54,13 @@ interface ClientConfig {
   onUnauthorized: (returnTo: string) => void;
 }
 
+/** Where a 401 sends the browser: logout, then back to `returnTo` after signing in again (SPEC 4). */
+export function logoutPath(returnTo: string): string {
+  return `/auth/logout?redirect=${encodeURIComponent(returnTo)}`;
+}
+
 function goToLogout(returnTo: string): void {
-  window.location.assign(`/auth/logout?redirect=${encodeURIComponent(returnTo)}`);
+  window.location.assign(logoutPath(returnTo));
 }
 
 const config: ClientConfig = { onUnauthorized: goToLogout };

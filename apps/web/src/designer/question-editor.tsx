@@ -145,15 +145,11 @@ function QuestionEditor({
             ))}
           </select>
         </div>
-        <div className="field">
-          <label htmlFor={`${id}-field`}>Field name</label>
-          <input
-            id={`${id}-field`}
-            type="text"
-            value={question.fieldName}
-            onChange={(e) => set({ fieldName: e.target.value })}
-          />
-        </div>
+        <TextInput
+          label="Field name"
+          value={question.fieldName}
+          onChange={(fieldName) => set({ fieldName })}
+        />
         <div className="field span-2">
           <label htmlFor={`${id}-title`}>{question.type === "html" ? "Text" : "Title"}</label>
           <textarea
@@ -193,28 +189,18 @@ function QuestionEditor({
           </>
         ) : null}
       </div>
-      {answers && question.type !== "group" ? (
+      {answers ? (
         <div className="designer-flags">
-          <label>
-            <input
-              type="checkbox"
-              checked={question.required === true}
-              onChange={(e) => flag("required", e.target.checked)}
-            />{" "}
-            Required
-          </label>
-          <label>
-            <input
-              type="checkbox"
-              checked={question.pii === true}
-              onChange={(e) => flag("pii", e.target.checked)}
-            />{" "}
-            Protected (PII)
-          </label>
-        </div>
-      ) : null}
-      {question.type === "group" ? (
-        <div className="designer-flags">
+          {question.type === "group" ? null : (
+            <label>
+              <input
+                type="checkbox"
+                checked={question.required === true}
+                onChange={(e) => flag("required", e.target.checked)}
+              />{" "}
+              Required
+            </label>
+          )}
           <label>
             <input
               type="checkbox"
@@ -295,6 +281,16 @@ function NumberInput(props: {
   );
 }
 
+function TextInput(props: { label: string; value: string; onChange: (value: string) => void }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      <input id={id} type="text" value={props.value} onChange={(e) => props.onChange(e.target.value)} />
+    </div>
+  );
+}
+
 function ChoiceList({
   name,
   choices,
@@ -304,30 +300,21 @@ function ChoiceList({
   choices: readonly Choice[];
   onChange: (choices: Choice[]) => void;
 }) {
-  const id = useId();
   return (
     <fieldset className="designer-choices">
       <legend>Choices</legend>
       {choices.map((choice, index) => (
         <div className="designer-choice" key={index} role="group" aria-label={`Choice ${index + 1}`}>
-          <div className="field">
-            <label htmlFor={`${id}-${index}-label`}>Label</label>
-            <input
-              id={`${id}-${index}-label`}
-              type="text"
-              value={choice.label}
-              onChange={(e) => onChange(replaceAt(choices, index, { ...choice, label: e.target.value }))}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-${index}-value`}>Value</label>
-            <input
-              id={`${id}-${index}-value`}
-              type="text"
-              value={choice.value}
-              onChange={(e) => onChange(replaceAt(choices, index, { ...choice, value: e.target.value }))}
-            />
-          </div>
+          <TextInput
+            label="Label"
+            value={choice.label}
+            onChange={(label) => onChange(replaceAt(choices, index, { ...choice, label }))}
+          />
+          <TextInput
+            label="Value"
+            value={choice.value}
+            onChange={(value) => onChange(replaceAt(choices, index, { ...choice, value }))}
+          />
           <button
             type="button"
             className="button small"

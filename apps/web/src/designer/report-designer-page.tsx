@@ -2,15 +2,12 @@ import { useEffect, useId, useRef, useState } from "react";
 import { Link, useParams } from "react-router-dom";
 import type { Report } from "@core-care/schema";
 import { DEFAULTS, objectId } from "@core-care/survey-engine";
-import { useMe } from "../api/session";
-import { hasRole } from "../api/types";
-import { usePageTitle } from "../portal/page-title";
 import { DurationSelect } from "../portal/results/duration-select";
+import { DesignerPageFrame, type DesignerView } from "./designer-page-frame";
 import { loadReportData, withoutProtectedFields } from "./report-data";
 import { reportDocument } from "./report-protocol";
 import { REPORT_TIMEOUT_MS, ReportSandbox } from "./report-sandbox";
 import { downloadText, fileNameOf } from "./survey-json";
-import { useDesignerDocument } from "./use-designer-document";
 import { VersionHistory } from "./version-history";
 import "./designer.css";
 
@@ -59,48 +56,15 @@ export function createReport(): Report {
 
 /** The report designer at /reports/:reportId/edit (SPEC 1, 3). */
 export default function ReportDesignerPage() {
-  const me = useMe();
-  const canEdit = me ? hasRole(me.user.roles, "admin") || hasRole(me.user.roles, "sysAdmin") : false;
   const { reportId = "" } = useParams();
-  const { state, saving, edit, save } = useDesignerDocument("report", reportId);
-  usePageTitle(state.status === "ready" ? `Report: ${state.document.title}` : "Report designer");
-
-  if (state.status === "loading") return <div className="page-loading" aria-busy="true" />;
-  if (state.status === "error") {
-    return (
-      <section>
-        <div className="page-header">
-          <h1>Report designer</h1>
-        </div>
-        <p className="notice" role="alert">
-          {state.message}
-        </p>
-        <Link to="/reports">Back to reports</Link>
-      </section>
-    );
-  }
   return (
-    <ReportDesigner
-      report={state.document}
-      saved={state.saved}
-      readOnly={state.readOnly || !canEdit}
-      saving={saving}
-      onEdit={edit}
-      onSave={save}
-    />
+    <DesignerPageFrame entity="report" id={reportId}>
+      {(view) => <ReportDesigner {...view} />}
+    </DesignerPageFrame>
   );
 }
 
-interface ReportDesignerProps {
-  report: Report;
-  saved: boolean;
-  readOnly: boolean;
-  saving: boolean;
-  onEdit: (change: (report: Report) => Report) => void;
-  onSave: () => Promise<void>;
-}
-
-function ReportDesigner({ report, saved, readOnly, saving, onEdit, onSave }: ReportDesignerProps) {
+function ReportDesigner({ document: report, saved, readOnly, saving, onEdit, onSave }: DesignerView<Report>) {
   const id = useId();
   const output = useRef<HTMLDivElement>(null);
   const sandbox = useRef<ReportSandbox | null>(null);

@@ -2,64 +2,34 @@ import { useId, useMemo, useState } from "react";
 import { Link, useParams } from "react-router-dom";
 import { createPage, objectId, type Page, type Section, type Survey } from "@core-care/survey-engine";
 import { useMe } from "../api/session";
-import { hasRole } from "../api/types";
-import { usePageTitle } from "../portal/page-title";
 import { ConditionList } from "./condition-editor";
+import { DesignerPageFrame, type DesignerView } from "./designer-page-frame";
 import { QuestionList } from "./question-editor";
 import { SurveyPreview } from "./survey-preview";
 import { downloadText, exportSurvey, fileNameOf, importSurvey } from "./survey-json";
 import { fieldOptions, moveItem, removeAt, replaceAt, type FieldOption } from "./survey-fields";
-import { useDesignerDocument } from "./use-designer-document";
 import { VersionHistory } from "./version-history";
 import "./designer.css";
 
 /** The survey designer at /surveys/:surveyId (SPEC 1, 3, 4). */
 export default function SurveyDesignerPage() {
-  const me = useMe();
-  const canEdit = me ? hasRole(me.user.roles, "admin") || hasRole(me.user.roles, "sysAdmin") : false;
   const { surveyId = "" } = useParams();
-  const { state, saving, edit, save } = useDesignerDocument("survey", surveyId);
-  usePageTitle(state.status === "ready" ? `Survey: ${state.document.title}` : "Survey designer");
-
-  if (state.status === "loading") return <div className="page-loading" aria-busy="true" />;
-  if (state.status === "error") {
-    return (
-      <section>
-        <div className="page-header">
-          <h1>Survey designer</h1>
-        </div>
-        <p className="notice" role="alert">
-          {state.message}
-        </p>
-        <Link to="/surveys">Back to surveys</Link>
-      </section>
-    );
-  }
   return (
-    <SurveyDesigner
-      survey={state.document}
-      saved={state.saved}
-      readOnly={state.readOnly || !canEdit}
-      shared={state.readOnly}
-      saving={saving}
-      onEdit={edit}
-      onSave={save}
-    />
+    <DesignerPageFrame entity="survey" id={surveyId}>
+      {(view) => <SurveyDesigner {...view} />}
+    </DesignerPageFrame>
   );
 }
 
-interface SurveyDesignerProps {
-  survey: Survey;
-  saved: boolean;
-  readOnly: boolean;
-  /** Another practice's survey offered for subscription. */
-  shared: boolean;
-  saving: boolean;
-  onEdit: (change: (survey: Survey) => Survey) => void;
-  onSave: () => Promise<void>;
-}
-
-function SurveyDesigner({ survey, saved, readOnly, shared, saving, onEdit, onSave }: SurveyDesignerProps) {
+function SurveyDesigner({
+  document: survey,
+  saved,
+  readOnly,
+  shared,
+  saving,
+  onEdit,
+  onSave,
+}: DesignerView<Survey>) {
   const id = useId();
   const me = useMe();
   const [pageIndex, setPageIndex] = useState(0);

@@ -1,9 +1,9 @@
 import { useState } from "react";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MESSAGES, type Answers, type Survey } from "@core-care/survey-engine";
-import { SurveyRunner } from "./survey-runner";
+import { DOUBLE_TAP_MS, SurveyRunner } from "./survey-runner";
 
 // jsdom lays nothing out, so it has no scrolling; record where the runner asks to scroll instead.
 let scrolledTo: Element[] = [];
@@ -14,7 +14,10 @@ beforeEach(() => {
   };
   window.scrollTo = () => undefined;
 });
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 
 const survey: Survey = {
   id: "a".repeat(24),
@@ -134,10 +137,9 @@ function Harness({
   );
 }
 
-function setup(initialPage = 0) {
+function setup(initialPage = 0, user = userEvent.setup()) {
   const moves: Move[] = [];
   const submits: Answers[] = [];
-  const user = userEvent.setup();
   render(<Harness initialPage={initialPage} moves={moves} submits={submits} />);
   return { moves, submits, user };
 }
@@ -252,5 +254,57 @@ describe("SurveyRunner", () => {
     await user.click(screen.getByRole("button", { name: "Submit" }));
 
     expect(submits).toEqual([{ diets1: "none", pain: 3, address: { city: "Plano" }, state: "TX" }]);
+  });
+
+  test("moves one page when Next is pressed twice before the page is shown again", async () => {
+    const { user, moves } = setup();
+    await user.type(screen.getByLabelText(/Your name/), "Ann");
+    await user.click(screen.getByRole("radio", { name: "Yes" }));
+    await user.type(screen.getByLabelText(/Packs per day/), "1");
+    const next = screen.getByRole("button", { name: "Next" });
+
+    act(() => {
+      next.click();
+      next.click();
+    });
+
+    expect(moves).toEqual([{ to: 1, from: 0 }]);
+    expect(screen.getByRole("heading", { level: 2, name: "Smoking history" })).toBeTruthy();
+  });
+
+  test("ignores the second tap of a double tap on the page just shown, and takes Next after the pause", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { user, moves } = setup(0, userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) }));
+    await user.type(screen.getByLabelText(/Your name/), "Ann");
+    await user.click(screen.getByRole("radio", { name: "Yes" }));
+    await user.type(screen.getByLabelText(/Packs per day/), "1");
+
+    await user.click(screen.getByRole("button", { name: "Next" }));
+    await user.click(screen.getByRole("button", { name: "Next" }));
+
+    expect(moves).toEqual([{ to: 1, from: 0 }]);
+    expect(screen.getByRole("button", { name: "Next" }).getAttribute("aria-disabled")).toBe("true");
+    await user.click(screen.getByRole("button", { name: "Previous" }));
+    expect(moves).toEqual([
+      { to: 1, from: 0 },
+      { to: 0, from: 1 },
+    ]);
+
+    act(() => {
+      vi.advanceTimersByTime(DOUBLE_TAP_MS);
+    });
+    expect(screen.getByRole("button", { name: "Next" }).getAttribute("aria-disabled")).toBeNull();
+    await user.click(screen.getByRole("button", { name: "Next" }));
+    expect(moves).toHaveLength(3);
+  });
+
+  test("submits once when Submit is tapped twice", async () => {
+    const { user, submits } = setup(2);
+    await user.click(screen.getByRole("checkbox", { name: "I don't follow a diet" }));
+    await user.type(within(screen.getByRole("group", { name: "Address" })).getByLabelText(/City/), "Plano");
+
+    await user.dblClick(screen.getByRole("button", { name: "Submit" }));
+
+    expect(submits).toHaveLength(1);
   });
 });

@@ -14,6 +14,12 @@ import "./survey-ui.css";
 /** Which way a page move went. */
 export type PageMove = "next" | "previous";
 
+/**
+ * How long after a page move the button that made it ignores presses: the second tap of a double
+ * tap lands on the same button of the page just shown and must neither move on nor save again.
+ */
+export const DOUBLE_TAP_MS = 500;
+
 export interface SurveyRunnerProps {
   survey: Survey;
   /** 0-based index of the page on screen. */
@@ -48,6 +54,11 @@ export function SurveyRunner(props: SurveyRunnerProps) {
   const [attempted, setAttempted] = useState(false);
   const [focusErrors, setFocusErrors] = useState(0);
   const [errorsForPage, setErrorsForPage] = useState(pageIndex);
+  // A ref as well as state: two presses can arrive before React renders again.
+  const settlingRef = useRef<PageMove | null>(null);
+  const [settling, setSettling] = useState<PageMove | null>(null);
+  const settleTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(settleTimer.current), []);
 
   if (errorsForPage !== pageIndex) {
     setErrorsForPage(pageIndex);
@@ -95,8 +106,18 @@ export function SurveyRunner(props: SurveyRunnerProps) {
     },
   };
 
+  const settle = (move: PageMove) => {
+    settlingRef.current = move;
+    setSettling(move);
+    clearTimeout(settleTimer.current);
+    settleTimer.current = setTimeout(() => {
+      settlingRef.current = null;
+      setSettling(null);
+    }, DOUBLE_TAP_MS);
+  };
+
   const goNext = () => {
-    if (busy) return;
+    if (busy || settlingRef.current === "next") return;
     const found = issuesOf(answers);
     setErrors(found);
     setAttempted(true);
@@ -104,12 +125,14 @@ export function SurveyRunner(props: SurveyRunnerProps) {
       setFocusErrors((n) => n + 1);
       return;
     }
+    settle("next");
     if (next === -1) props.onSubmit();
     else props.onPageChange(next, pageIndex, "next");
   };
 
   const goPrevious = () => {
-    if (busy || previous === pageIndex) return;
+    if (busy || previous === pageIndex || settlingRef.current === "previous") return;
+    settle("previous");
     props.onPageChange(previous, pageIndex, "previous");
   };
 
@@ -157,10 +180,16 @@ export function SurveyRunner(props: SurveyRunnerProps) {
           className="sv-button sv-button-secondary"
           onClick={goPrevious}
           disabled={busy || previous === pageIndex}
+          aria-disabled={settling === "previous" ? true : undefined}
         >
           Previous
         </button>
-        <button type="submit" className="sv-button sv-button-primary" disabled={busy}>
+        <button
+          type="submit"
+          className="sv-button sv-button-primary"
+          disabled={busy}
+          aria-disabled={settling === "next" ? true : undefined}
+        >
           {next === -1 ? (survey.submitLabel ?? "Submit") : "Next"}
         </button>
       </div>

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from "react";
-import { Link, Navigate, useNavigate, useSearchParams } from "react-router-dom";
+import { Navigate, useNavigate, useSearchParams } from "react-router-dom";
 import { objectId, sortSurveys } from "@core-care/survey-engine";
 import type { Patient } from "@core-care/schema";
 import { api } from "../api/client";
@@ -204,9 +204,9 @@ export function TabletPicker() {
   return (
     <TabletShell
       actions={
-        <Link className="tablet-link" to="/">
+        <a className="tablet-link" href="/">
           Staff portal
-        </Link>
+        </a>
       }
     >
       <main className="tablet-main tablet-picker">

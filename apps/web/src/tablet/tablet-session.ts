@@ -1,7 +1,11 @@
+import type { EvalContext, Survey } from "@core-care/survey-engine";
 import type { Answers, ResultSnapshot } from "./save-queue";
 
 /** Browser-storage key of the one patient session a tablet runs at a time. */
 export const TABLET_SESSION_KEY = "coreCare.tablet";
+
+/** Browser-storage key of what the runner loaded for that session (see {@link StoredSurvey}). */
+export const TABLET_SURVEY_KEY = "coreCare.tablet.survey";
 
 /**
  * The patient session handed over on a tablet: which patient and survey, the answers typed so far
@@ -20,6 +24,35 @@ export interface TabletSession {
   lastActivityAt: number;
 }
 
+/**
+ * The JSON stored under `key`: undefined when nothing is, or the browser refuses storage (disabled),
+ * null when what is stored is not JSON.
+ */
+function readJson(storage: Storage, key: string): unknown {
+  let raw: string | null;
+  try {
+    raw = storage.getItem(key);
+  } catch {
+    return undefined;
+  }
+  if (raw === null) return undefined;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** Stores `value` as JSON under `key`; false when the browser refused (storage full or disabled). */
+function writeJson(storage: Storage, key: string, value: unknown): boolean {
+  try {
+    storage.setItem(key, JSON.stringify(value));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -35,13 +68,7 @@ function isSnapshot(value: unknown): value is ResultSnapshot {
   );
 }
 
-function parseSession(raw: string): TabletSession | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return null;
-  }
+function asSession(value: unknown): TabletSession | null {
   if (!isRecord(value)) return null;
   const { patientId, surveyId, clientRequestId, resultId, answers, pageIndex, unsent, lastActivityAt } =
     value;
@@ -70,14 +97,9 @@ export function readTabletSession(
   now: number,
   idleTimeoutMs: number,
 ): TabletSession | null {
-  let raw: string | null;
-  try {
-    raw = storage.getItem(TABLET_SESSION_KEY);
-  } catch {
-    return null;
-  }
-  if (raw === null) return null;
-  const session = parseSession(raw);
+  const stored = readJson(storage, TABLET_SESSION_KEY);
+  if (stored === undefined) return null;
+  const session = asSession(stored);
   if (session === null || now - session.lastActivityAt > idleTimeoutMs) {
     clearTabletSession(storage);
     return null;
@@ -87,21 +109,55 @@ export function readTabletSession(
 
 /** Writes the tablet session; returns false when the browser refused (storage full or disabled). */
 export function writeTabletSession(storage: Storage, session: TabletSession): boolean {
-  try {
-    storage.setItem(TABLET_SESSION_KEY, JSON.stringify(session));
-    return true;
-  } catch {
-    return false;
-  }
+  return writeJson(storage, TABLET_SESSION_KEY, session);
 }
 
-/** Removes every trace of the tablet session from `storage`. */
+/** Removes every trace of the tablet session from `storage`, the stored survey included. */
 export function clearTabletSession(storage: Storage): void {
   try {
     storage.removeItem(TABLET_SESSION_KEY);
+    storage.removeItem(TABLET_SURVEY_KEY);
   } catch {
     // Storage disabled: there is nothing stored to remove.
   }
+}
+
+/**
+ * What the runner loaded for one session: the survey, the condition globals of the patient (derived
+ * from PHI, so it goes with the session) and the idle timeout. Kept beside the session so a reload
+ * shows the page without the network, and written once rather than with every answer.
+ */
+export interface StoredSurvey {
+  clientRequestId: string;
+  survey: Survey;
+  globals: Omit<EvalContext, "answers"> | null;
+  idleMs: number;
+}
+
+function isStoredSurvey(value: unknown): value is StoredSurvey {
+  if (!isRecord(value)) return false;
+  const { clientRequestId, survey, globals, idleMs } = value;
+  return (
+    typeof clientRequestId === "string" &&
+    isRecord(survey) &&
+    typeof survey.id === "string" &&
+    Array.isArray(survey.pages) &&
+    Array.isArray(survey.sections) &&
+    (globals === null || isRecord(globals)) &&
+    typeof idleMs === "number" &&
+    idleMs > 0
+  );
+}
+
+/** The survey stored for the session with `clientRequestId`; null when none is, or it is another session's. */
+export function readStoredSurvey(storage: Storage, clientRequestId: string): StoredSurvey | null {
+  const value = readJson(storage, TABLET_SURVEY_KEY);
+  return isStoredSurvey(value) && value.clientRequestId === clientRequestId ? value : null;
+}
+
+/** Stores what the runner loaded; returns false when the browser refused (it is then loaded again). */
+export function writeStoredSurvey(storage: Storage, stored: StoredSurvey): boolean {
+  return writeJson(storage, TABLET_SURVEY_KEY, stored);
 }
 
 /** Starts a new session for a patient and survey, replacing any previous one. */
@@ -119,6 +175,7 @@ export function startTabletSession(
     unsent: null,
     lastActivityAt: init.now,
   };
+  clearTabletSession(storage);
   writeTabletSession(storage, session);
   return session;
 }

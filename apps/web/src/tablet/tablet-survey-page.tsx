@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
-import { Link, Navigate, useNavigate, useParams } from "react-router-dom";
+import { Link, useNavigate, useParams } from "react-router-dom";
 import {
   answerPaths,
   pruneHiddenAnswers,
@@ -21,11 +21,15 @@ import {
 import { sendResult } from "./result-sender";
 import {
   clearTabletSession,
+  readStoredSurvey,
   readTabletSession,
+  writeStoredSurvey,
   writeTabletSession,
   type TabletSession,
 } from "./tablet-session";
 import { globalsFor, surveyNeedsGlobals } from "./survey-context";
+import { isTabletPath } from "@core-care/schema/paths";
+import { tabletExit } from "./leave";
 import { StaffExit } from "./staff-exit";
 import { TabletShell } from "./tablet-shell";
 import { DEFAULT_IDLE_SECONDS, TIMEOUT_MESSAGE, surveyPageUrl } from "./urls";
@@ -57,17 +61,24 @@ function snapshotOf(session: TabletSession, loaded: Loaded | null, isSubmitted: 
 }
 
 /**
- * Sends the session's answers once, without waiting, just before they are wiped (idle timeout or
- * a move to /auth), so what was typed since the last page move is not lost. A submit still
- * waiting for the network is sent as it was.
+ * Sends the session's answers once, just before they are wiped (idle timeout or a move to /auth), so
+ * what was typed since the last page move is not lost. A submit still waiting for the network is
+ * sent as it was. The page is left when this settles.
  */
-function sendLastAnswers(session: TabletSession, loaded: Loaded | null): void {
+function sendLastAnswers(session: TabletSession, loaded: Loaded | null): Promise<unknown> {
   const last = session.unsent?.isSubmitted ? session.unsent : snapshotOf(session, loaded, false);
-  void sendResult(session.resultId === null ? last : { ...last, id: session.resultId });
+  return sendResult(session.resultId === null ? last : { ...last, id: session.resultId });
 }
 
 function saveFailedMessage(outcome: Extract<SaveOutcome, { kind: "rejected" }>): string {
   return `Failed to save results: ${outcome.message}`;
+}
+
+function storedLoad(session: TabletSession | null): Loaded | null {
+  const stored = session === null ? null : readStoredSurvey(localStorage, session.clientRequestId);
+  return stored === null
+    ? null
+    : { survey: stored.survey, globals: stored.globals ?? undefined, idleMs: stored.idleMs };
 }
 
 async function loadSurvey(session: TabletSession): Promise<Loaded> {
@@ -117,12 +128,15 @@ export function TabletSurveyPage() {
     readTabletSession(localStorage, Date.now(), DEFAULT_IDLE_SECONDS * 1000),
   );
   const sessionRef = useRef(session);
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const loadedRef = useRef<Loaded | null>(null);
+  // A reload shows the page from what was stored for the session, even with the network down.
+  const [loaded, setLoaded] = useState<Loaded | null>(() => storedLoad(session));
+  const loadedRef = useRef<Loaded | null>(loaded);
   const [loadFailed, setLoadFailed] = useState(false);
   const [loadAttempt, setLoadAttempt] = useState(0);
   const [saveStatus, setSaveStatus] = useState<SaveStatus>("idle");
   const [submitting, setSubmitting] = useState(false);
+  const submittingRef = useRef(false);
+  const [leaving, setLeaving] = useState(false);
   const queueRef = useRef<SaveQueue | null>(null);
   const finishedRef = useRef(false);
 
@@ -135,18 +149,32 @@ export function TabletSurveyPage() {
     setSession(next);
   }, []);
 
-  /** Removes every trace of the patient from the page and storage, then leaves for `to`. */
+  /** Removes every trace of the patient from the page and storage. */
+  const wipe = useCallback(() => {
+    finishedRef.current = true;
+    queueRef.current?.dispose();
+    clearTabletSession(localStorage);
+    sessionRef.current = null;
+    loadedRef.current = null;
+    setSession(null);
+    setLoaded(null);
+  }, []);
+
+  /**
+   * Wipes the patient, then leaves for `to`: a /tablet page in place, any other page (the staff
+   * app, /auth) with a full page load once `pending` (a last save) has settled.
+   */
   const finish = useCallback(
-    (to: string) => {
-      finishedRef.current = true;
-      queueRef.current?.dispose();
-      clearTabletSession(localStorage);
-      sessionRef.current = null;
-      setSession(null);
-      setLoaded(null);
-      void navigate(to);
+    (to: string, pending?: Promise<unknown>) => {
+      wipe();
+      if (isTabletPath(to)) {
+        void navigate(to);
+        return;
+      }
+      setLeaving(true);
+      void tabletExit.leave(to, pending);
     },
-    [navigate],
+    [navigate, wipe],
   );
 
   const reportRejected = useCallback(
@@ -162,6 +190,7 @@ export function TabletSurveyPage() {
     (outcome: SaveOutcome) => {
       if (outcome.kind === "saved") finish("/auth/logout");
       else {
+        submittingRef.current = false;
         setSubmitting(false);
         reportRejected(outcome);
       }
@@ -176,8 +205,17 @@ export function TabletSurveyPage() {
   const onSaved = useEffectEvent((outcome: SaveOutcome) => reportRejected(outcome));
   const onIdle = useEffectEvent(() => {
     const current = sessionRef.current;
-    if (current !== null) sendLastAnswers(current, loadedRef.current);
-    finish(`/auth/logout?message=${encodeURIComponent(TIMEOUT_MESSAGE)}`);
+    const pending = current === null ? undefined : sendLastAnswers(current, loadedRef.current);
+    finish(`/auth/logout?message=${encodeURIComponent(TIMEOUT_MESSAGE)}`, pending);
+  });
+  // A move to /auth made elsewhere (the HTTP client's 401): nothing of the patient may stay behind.
+  const onLeaveForAuth = useEffectEvent((to: string) => {
+    const current = sessionRef.current;
+    if (finishedRef.current || current === null || !to.startsWith("/auth")) return undefined;
+    const pending = sendLastAnswers(current, loadedRef.current);
+    wipe();
+    setLeaving(true);
+    return pending;
   });
 
   useEffect(() => {
@@ -196,6 +234,7 @@ export function TabletSurveyPage() {
     const resumed = queue.flush();
     if (resumed !== null) {
       if (current.unsent?.isSubmitted) {
+        submittingRef.current = true;
         setSubmitting(true);
         void resumed.then((outcome) => {
           if (!cancelled) onSubmitted(outcome);
@@ -208,26 +247,28 @@ export function TabletSurveyPage() {
     }
     const onOnline = () => queue.retry();
     window.addEventListener("online", onOnline);
+    const stopLeaveWork = tabletExit.beforeLeave((to) => onLeaveForAuth(to));
     return () => {
       cancelled = true;
       window.removeEventListener("online", onOnline);
+      stopLeaveWork();
       queue.dispose();
-      // The app leaves for /auth (logout, timeout, 401): nothing of the patient may stay behind.
-      if (window.location.pathname.startsWith("/auth")) {
-        const left = sessionRef.current;
-        if (left !== null && !finishedRef.current) sendLastAnswers(left, loadedRef.current);
-        clearTabletSession(localStorage);
-      }
     };
   }, [sessionKey, update]);
 
   useEffect(() => {
     const current = sessionRef.current;
-    if (current === null) return;
+    if (current === null || loadedRef.current !== null) return;
     let cancelled = false;
     loadSurvey(current).then(
       (result) => {
         if (cancelled) return;
+        writeStoredSurvey(localStorage, {
+          clientRequestId: current.clientRequestId,
+          survey: result.survey,
+          globals: result.globals ?? null,
+          idleMs: result.idleMs,
+        });
         loadedRef.current = result;
         setLoaded(result);
       },
@@ -266,12 +307,28 @@ export function TabletSurveyPage() {
     };
   }, [sessionKey, idleMs, update]);
 
-  if (session === null) return <NoSurvey />;
+  // The URL follows the page shown, which the session holds: an edited URL is put back, so it cannot
+  // skip pages. The runner stays on screen meanwhile, so a tap arriving before the URL has caught up
+  // meets the same runner (and its double-tap guard).
+  const expectedUrl = session === null ? null : surveyPageUrl(session.surveyId, session.pageIndex);
+  const urlFollows =
+    session !== null &&
+    params.surveyId === session.surveyId &&
+    params.pageNumber === String(session.pageIndex + 1);
+  useEffect(() => {
+    if (expectedUrl !== null && !urlFollows) void navigate(expectedUrl, { replace: true });
+  }, [expectedUrl, urlFollows, navigate]);
 
-  const expectedUrl = surveyPageUrl(session.surveyId, session.pageIndex);
-  if (params.surveyId !== session.surveyId || params.pageNumber !== String(session.pageIndex + 1)) {
-    return <Navigate to={expectedUrl} replace />;
+  if (leaving) {
+    return (
+      <TabletShell>
+        <main className="tablet-main tablet-message" aria-busy="true">
+          <p role="status">Signing out…</p>
+        </main>
+      </TabletShell>
+    );
   }
+  if (session === null) return <NoSurvey />;
 
   const onPageChange = (to: number, from: number, _move: PageMove) => {
     const queue = queueRef.current;
@@ -279,12 +336,12 @@ export function TabletSurveyPage() {
       void queue.save(snapshotOf(session, loaded, false)).then(reportRejected);
     }
     update({ pageIndex: to, lastActivityAt: Date.now() });
-    void navigate(surveyPageUrl(session.surveyId, to), { replace: true });
   };
 
   const onSubmit = () => {
     const queue = queueRef.current;
-    if (!queue || submitting) return;
+    if (!queue || submittingRef.current) return;
+    submittingRef.current = true;
     setSubmitting(true);
     void queue.save(snapshotOf(session, loaded, true)).then(submitted);
   };

@@ -1,0 +1,63 @@
+import type { ReactNode } from "react";
+import { Link } from "react-router-dom";
+import { useMe } from "../api/session";
+import { hasRole } from "../api/types";
+import { usePageTitle } from "../portal/page-title";
+import type { EntityDocuments } from "./remote-save";
+import { useDesignerDocument } from "./use-designer-document";
+
+/** A loaded document as a designer edits it. */
+export interface DesignerView<T> {
+  document: T;
+  saved: boolean;
+  /** Shared by another practice, or the user is not an administrator. */
+  readOnly: boolean;
+  /** Another practice's document offered for subscription. */
+  shared: boolean;
+  saving: boolean;
+  onEdit: (change: (document: T) => T) => void;
+  onSave: () => Promise<void>;
+}
+
+interface DesignerPageFrameProps<E extends keyof EntityDocuments> {
+  entity: E;
+  id: string;
+  children: (view: DesignerView<EntityDocuments[E]>) => ReactNode;
+}
+
+/** Opens `id` of `entity` and shows its designer, or the page's loading state or error. */
+export function DesignerPageFrame<E extends keyof EntityDocuments>({
+  entity,
+  id,
+  children,
+}: DesignerPageFrameProps<E>) {
+  const me = useMe();
+  const canEdit = me ? hasRole(me.user.roles, "admin") || hasRole(me.user.roles, "sysAdmin") : false;
+  const { state, saving, edit, save } = useDesignerDocument(entity, id);
+  const name = entity.charAt(0).toUpperCase() + entity.slice(1);
+  usePageTitle(state.status === "ready" ? `${name}: ${state.document.title}` : `${name} designer`);
+
+  if (state.status === "loading") return <div className="page-loading" aria-busy="true" />;
+  if (state.status === "error") {
+    return (
+      <section>
+        <div className="page-header">
+          <h1>{`${name} designer`}</h1>
+        </div>
+        <p className="notice" role="alert">
+          {state.message}
+        </p>
+        <Link to={`/${entity}s`}>{`Back to ${entity}s`}</Link>
+      </section>
+    );
+  }
+  return children({
+    document: state.document,
+    saved: state.saved,
+    readOnly: state.readOnly || !canEdit,
+    shared: state.readOnly,
+    saving,
+    onEdit: edit,
+    onSave: save,
+  });
+}
