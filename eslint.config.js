@@ -40,6 +40,18 @@ export default tseslint.config(
     },
   },
   {
+    // Plain JavaScript (repository checks, worker threads' entries); no TypeScript project covers it,
+    // so it is linted without type information.
+    files: ["**/*.cjs", "**/*.mjs"],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    files: ["**/*.cjs"],
+    languageOptions: { sourceType: "commonjs" },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+  {
     files: ["apps/web/src/**/*.tsx", "apps/web/src/**/*.ts"],
     plugins: { "react-hooks": reactHooks },
     rules: {
