@@ -34,7 +34,7 @@ const surveyResultsRoutes: FastifyPluginAsyncZod = async (app) => {
       maxBatch: 200,
       maxWeight: 8 * 1024 * 1024,
       weightOf: (save) => save.bytes,
-      maxInFlight: app.database.kind === "pglite" ? 1 : 4,
+      maxInFlight: app.database.kind === "pglite" ? 1 : 2,
       ...(keyOf === undefined ? {} : { keyOf }),
     });
   const creates = batcher();
