@@ -133,6 +133,11 @@ export async function createTestApp(options: CreateTestAppOptions = {}): Promise
   };
 }
 
+/** Another server on `t`'s database with its session secret: it trusts the same cookies, as after a restart. */
+export function createSecondServer(t: TestApp): Promise<TestApp> {
+  return createTestApp({ database: t.database, config: { sessionSecret: t.config.sessionSecret } });
+}
+
 const roleFlags = (role: TestRole): number => Role[role];
 
 /** Adds a user holding `role` to a tenant. */

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect } from "react";
 import { BrowserRouter, Route, Routes, useNavigate } from "react-router-dom";
 import { configureClient, logoutPath } from "./api/client";
-import { OtherEntry, TrailingSlash } from "./routing";
+import { PageNotFound, TrailingSlash } from "./routing";
 import { ErrorBanner, ProcessingIndicator } from "./ui/global-status";
 
 const AuthRoutes = lazy(() => import("./auth/routes"));
@@ -34,7 +34,7 @@ export function AppRoutes() {
       <Suspense fallback={<Loading />}>
         <Routes>
           <Route path="/auth/*" element={<AuthRoutes />} />
-          <Route path="/tablet/*" element={<OtherEntry />} />
+          <Route path="/tablet/*" element={<PageNotFound />} />
           <Route path="/*" element={<PortalRoutes />} />
         </Routes>
       </Suspense>

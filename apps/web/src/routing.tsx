@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from "react";
-import { Navigate, useLocation } from "react-router-dom";
+import { Link, Navigate, useLocation } from "react-router-dom";
 import { FIRST_DOCUMENT_PATH } from "./first-path";
 
 /** SPEC 2: a path ending in "/" is redirected to the same path without the slash. */
@@ -25,15 +25,20 @@ export function useServedHere(): boolean {
   return servedHere;
 }
 
-/** A route of the other HTML entry (the tablet's own page, or the staff app seen from the tablet). */
-export function OtherEntry() {
+/**
+ * A path this page does not route: loaded in full, and "not found" once the server has answered it
+ * with this page. Standalone it is the page's main landmark; `inLayout`, a section of the staff
+ * portal's layout, which holds the main landmark.
+ */
+export function PageNotFound({ inLayout = false }: { inLayout?: boolean }) {
+  const Landmark = inLayout ? "section" : "main";
   if (!useServedHere()) return null;
   return (
-    <main className="page">
+    <Landmark className="page">
       <h1>Page not found</h1>
       <p>
-        There is no page at this address. <a href="/">Go to the start page</a>.
+        There is no page at this address. <Link to="/">Go to the start page</Link>.
       </p>
-    </main>
+    </Landmark>
   );
 }

@@ -85,7 +85,7 @@ export class AuthCache implements Subscriber {
     const entry = this.members.get(userId)?.get(tenantId);
     if (entry === undefined) return undefined;
     if (this.now() - entry.at > this.options.maxAgeMs) {
-      this.forgetUser(userId);
+      this.dropUser(userId);
       return undefined;
     }
     return entry.value;
@@ -93,11 +93,7 @@ export class AuthCache implements Subscriber {
 
   putMember(userId: string, tenantId: string, value: Membership, stamp: number): void {
     if (!this.live || stamp !== this.generation) return;
-    if (this.memberCount >= this.options.maxEntries) {
-      const oldest = this.members.keys().next().value!;
-      this.memberCount -= this.members.get(oldest)?.size ?? 0;
-      this.members.delete(oldest);
-    }
+    if (this.memberCount >= this.options.maxEntries) this.dropUser(this.members.keys().next().value!);
     let tenants = this.members.get(userId);
     if (tenants === undefined) {
       tenants = new Map<string, Entry<Membership>>();
@@ -114,8 +110,7 @@ export class AuthCache implements Subscriber {
 
   forgetUser(userId: string): void {
     this.generation++;
-    this.memberCount -= this.members.get(userId)?.size ?? 0;
-    this.members.delete(userId);
+    this.dropUser(userId);
   }
 
   onNotify(payload: string): void {
@@ -128,6 +123,12 @@ export class AuthCache implements Subscriber {
   onLive(live: boolean): void {
     this.live = live;
     this.clear();
+  }
+
+  /** Removes a user's memberships; unlike `forgetUser`, this is no change in PostgreSQL. */
+  private dropUser(userId: string): void {
+    this.memberCount -= this.members.get(userId)?.size ?? 0;
+    this.members.delete(userId);
   }
 
   private clear(): void {

@@ -6,7 +6,7 @@ import { executeOn, rowsOf, type DbOrTx, type Execute } from "../db/index.js";
 import { surveyResults } from "../db/schema.js";
 import { conflict, notFound, type AppError } from "../errors.js";
 import { readableSurveySql } from "./documents.js";
-import { safetyAlertsOf, type SafetyAlert } from "./safety-alerts.js";
+import { safetyAlertsOf, type OpenedAlert } from "./safety-alerts.js";
 
 const SUBMITTED = "This survey result has been submitted and can no longer be changed.";
 
@@ -23,7 +23,7 @@ export interface SaveOutcome {
   created: boolean;
   submitted: boolean;
   /** The safety alerts this save opened (a submitting save only). */
-  alerts: SafetyAlert[];
+  alerts: OpenedAlert[];
 }
 
 export type SaveAnswer = { ok: true; outcome: SaveOutcome } | { ok: false; error: AppError };

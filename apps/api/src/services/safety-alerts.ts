@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { objectId, summarizeAwv, type Answers } from "@core-care/survey-engine";
+import type { SafetyAlert } from "@core-care/schema";
 import type { Db } from "../db/index.js";
 import { tenants } from "../db/schema.js";
 import type { Mailer } from "./mailer.js";
@@ -10,20 +11,17 @@ export const SELF_HARM_ALERT_KIND = "phq9-self-harm";
 /** The kind of the alert a PHQ-9 total in the severe band opens. */
 export const SEVERE_DEPRESSION_ALERT_KIND = "phq9-severe";
 
-export interface SafetyAlert {
-  id: string;
-  kind: string;
-  message: string;
-}
+/** An alert a result opens, before it is stored against the result and its patient. */
+export type OpenedAlert = Pick<SafetyAlert, "id" | "kind" | "message">;
 
 /**
  * The safety alerts a submitted result opens, whichever survey carried the PHQ items (the tablet's or the
  * Tele-AWV questionnaire): thoughts of self-harm, and a severe depression screen. Each stays on the results
  * screen until a clinician acknowledges it.
  */
-export function safetyAlertsOf(answers: Answers): SafetyAlert[] {
+export function safetyAlertsOf(answers: Answers): OpenedAlert[] {
   const summary = summarizeAwv(answers);
-  const alerts: SafetyAlert[] = [];
+  const alerts: OpenedAlert[] = [];
   if (summary.phq9Item9Positive) {
     alerts.push({
       id: objectId(),
@@ -57,7 +55,7 @@ export async function mailSafetyAlerts(
   context: AlertMailContext,
   tenantId: string,
   resultId: string,
-  alerts: SafetyAlert[],
+  alerts: OpenedAlert[],
 ): Promise<void> {
   if (alerts.length === 0) return;
   try {

@@ -5,7 +5,7 @@ import type { ClientConfig } from "../api/types";
 import { useSessionTimers } from "../api/use-session-timers";
 import { defaultRedirect } from "../device";
 import { Shell } from "./shell";
-import { UnknownRoute } from "./unknown-route";
+import { PageNotFound } from "../routing";
 
 const PatientsPage = lazy(() => import("./patients/patients-page"));
 const PatientPage = lazy(() => import("./patients/patient-page"));
@@ -73,7 +73,7 @@ export default function PortalRoutes() {
           <Route path="locations" element={<LocationsPage />} />
           <Route path="interfaces" element={<InterfacesPage />} />
           <Route path="account" element={<AccountPage />} />
-          <Route path="*" element={<UnknownRoute />} />
+          <Route path="*" element={<PageNotFound inLayout />} />
         </Routes>
       </Suspense>
     </Shell>

@@ -1,6 +1,6 @@
 import { BrowserRouter, Navigate, Route, Routes } from "react-router-dom";
 import { configureClient, logoutPath } from "../api/client";
-import { OtherEntry, TrailingSlash } from "../routing";
+import { PageNotFound, TrailingSlash } from "../routing";
 import { ErrorBanner, ProcessingIndicator } from "../ui/global-status";
 import { tabletExit } from "./leave";
 import { TabletPicker } from "./tablet-picker";
@@ -25,7 +25,7 @@ export default function TabletRoutes() {
           <Route path="/tablet" element={<TabletPicker />} />
           <Route path="/tablet/patient-survey/:surveyId/pg/:pageNumber" element={<TabletSurveyPage />} />
           <Route path="/tablet/*" element={<Navigate to="/tablet" replace />} />
-          <Route path="*" element={<OtherEntry />} />
+          <Route path="*" element={<PageNotFound />} />
         </Routes>
       </TrailingSlash>
     </BrowserRouter>

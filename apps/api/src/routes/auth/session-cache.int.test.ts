@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
-import { createTestApp, login, type Session, type TestApp } from "../../../test/helpers.js";
+import {
+  asSession,
+  createSecondServer,
+  createTestApp,
+  login,
+  type Session,
+  type TestApp,
+} from "../../../test/helpers.js";
 import { sessions, userTenants, users } from "../../db/schema.js";
 import { rowsOf } from "../../db/index.js";
 
@@ -60,15 +67,9 @@ describe("sessions and memberships kept in memory", () => {
   test("a second server on the same database learns of a sign-out on the first", async () => {
     const u = await t.createTestTenant();
     const s = await login(t.app, u.email);
-    const second = await createTestApp({
-      database: t.database,
-      config: { sessionSecret: t.config.sessionSecret },
-    });
+    const second = await createSecondServer(t);
     try {
-      const onSecond = {
-        ...s,
-        inject: (o: Parameters<Session["inject"]>[0]) => second.app.inject({ ...o, headers: s.headers }),
-      };
+      const onSecond = asSession(second.app, s.cookie, s.me);
       expect(await status(onSecond)).toBe(200);
       expect((await s.inject({ method: "DELETE", url: "/api/auth/sessions" })).statusCode).toBe(204);
       await expect.poll(() => status(onSecond), settles).toBe(401);

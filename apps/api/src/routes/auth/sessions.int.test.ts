@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createTestApp, login, TEST_PASSWORD, type TestApp } from "../../../test/helpers.js";
+import {
+  createSecondServer,
+  createTestApp,
+  login,
+  TEST_PASSWORD,
+  type TestApp,
+} from "../../../test/helpers.js";
 
 const XHR = { "x-requested-with": "XMLHttpRequest" };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -62,10 +68,7 @@ describe("session store", () => {
   test("keeps sessions in the database so a restarted server still knows them", async () => {
     const u = await t.createTestTenant();
     const s = await login(t.app, u.email);
-    const second = await createTestApp({
-      database: t.database,
-      config: { sessionSecret: t.config.sessionSecret },
-    });
+    const second = await createSecondServer(t);
     try {
       const res = await second.app.inject({
         method: "GET",
