@@ -1,4 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 // One run covers both databases: 'pglite' always, 'postgres' when DATABASE_URL names a server on which
 // each test file creates and drops its own database.
@@ -11,6 +11,8 @@ export default defineConfig({
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // After each file: every statement it sent filters tenant-owned tables on their tenant.
+    setupFiles: ["test/setup.ts"],
     reporters: ["default", "json"],
     outputFile: { json: ".reports/vitest.json" },
     projects: [
@@ -19,6 +21,8 @@ export default defineConfig({
         test: {
           name: "pglite",
           include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+          // Several server processes on one database: a PostgreSQL server's work only.
+          exclude: [...configDefaults.exclude, "src/**/*.pg.int.test.ts"],
           globalSetup: ["test/global-setup.ts"],
           provide: { dbKind: "pglite", databaseUrl: "" },
         },

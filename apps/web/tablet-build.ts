@@ -74,6 +74,10 @@ export function tabletBuild(): Plugin {
         if (worker?.type !== "chunk" || tablet === undefined) {
           this.error("the build has no tablet page or no tablet service worker");
         }
+        // A classic service worker cannot import: a module shared with the page would fail its install.
+        if (worker.imports.length > 0) {
+          this.error(`${SERVICE_WORKER_FILE} imports ${worker.imports.join(", ")}; it must be one script`);
+        }
         if (!worker.code.includes(FILES_PLACEHOLDER)) {
           this.error(`${SERVICE_WORKER_FILE} does not name ${FILES_PLACEHOLDER}`);
         }

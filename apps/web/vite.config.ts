@@ -1,12 +1,13 @@
 import { resolve } from "node:path";
 import { defineConfig } from "vitest/config";
 import react from "@vitejs/plugin-react";
+import { compressBuild } from "./compress-build.ts";
 import { SERVICE_WORKER_INPUT, TABLET_INPUT, tabletBuild } from "./tablet-build.ts";
 
 const apiPort = process.env.API_PORT ?? "3000";
 
 export default defineConfig({
-  plugins: [react(), tabletBuild()],
+  plugins: [react(), tabletBuild(), compressBuild()],
   resolve: { conditions: ["source", "module", "browser", "development|production"] },
   server: { proxy: { "/api": `http://127.0.0.1:${apiPort}` } },
   build: {
@@ -14,6 +15,24 @@ export default defineConfig({
     sourcemap: true,
     manifest: true,
     rolldownOptions: {
+      output: {
+        // The survey engine and the runner's widgets in one file: left to itself the bundler makes a file
+        // of every module the tablet's page shares with a staff page loaded on demand (sixteen requests
+        // before the tablet's first question). The staff pages that use any of it load it on demand.
+        codeSplitting: {
+          groups: [
+            {
+              name: "survey-runner",
+              // Not the built-in surveys' data nor the scoring, which only staff pages use.
+              test: (id: string) =>
+                /[\\/](packages[\\/]survey-engine|src[\\/]survey-ui)[\\/]/.test(id) &&
+                !/[\\/]survey-engine[\\/]src[\\/](surveys[\\/]|scoring\.ts)/.test(id),
+              // Not React, which the widgets import: the staff app needs it without them.
+              includeDependenciesRecursively: false,
+            },
+          ],
+        },
+      },
       input: {
         main: resolve(import.meta.dirname, "index.html"),
         [TABLET_INPUT]: resolve(import.meta.dirname, "tablet.html"),

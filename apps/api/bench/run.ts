@@ -115,6 +115,7 @@ async function benchApp(database: Database, label: string, patientId: string): P
     sessionSecret: randomBytes(32).toString("base64url"),
     demoPassword: PASSWORD,
     idleTimeoutSeconds: 1440,
+    teleAwvLinkTtlSeconds: 14 * 24 * 60 * 60,
     absoluteTimeoutSeconds: 43_200,
     smtpUrl: undefined,
     mailFrom: "bench@example.test",
@@ -122,8 +123,12 @@ async function benchApp(database: Database, label: string, patientId: string): P
     webDist: join(dataDir, "none"),
     logLevel: "warn",
     seedOnStart: false,
+    demoReceiver: false,
     rateLimitPerMinute: 10_000_000,
     trustProxy: true,
+    workers: 1,
+    metricsToken: undefined,
+    shutdownTimeoutSeconds: 30,
   };
   const app = await buildApp(config, { database });
   const address = await app.listen({ port: 0, host: "127.0.0.1" });

@@ -3,7 +3,9 @@ import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-z
 import type { Config } from "./config.js";
 import type { Database } from "./db/index.js";
 import { loggerOptions } from "./logging.js";
+import accessPlugin from "./plugins/access.js";
 import authPlugin from "./plugins/auth.js";
+import compressPlugin from "./plugins/compress.js";
 import csrfPlugin from "./plugins/csrf.js";
 import dbPlugin from "./plugins/db.js";
 import errorHandlerPlugin from "./plugins/error-handler.js";
@@ -22,14 +24,22 @@ import patientsRoutes from "./routes/patients/index.js";
 import reportsRoutes from "./routes/reports/index.js";
 import surveyResultsRoutes from "./routes/survey-results/index.js";
 import surveysRoutes from "./routes/surveys/index.js";
+import tabletRoutes from "./routes/tablet/index.js";
 import teleAwvRoutes from "./routes/tele-awv/index.js";
 import tenantsRoutes from "./routes/tenants/index.js";
+import totpRoutes from "./routes/totp/index.js";
 import usersRoutes from "./routes/users/index.js";
+import healthRoutes from "./routes/health/index.js";
 import deliveryRoutes from "./delivery/routes.js";
 import deliveryWorkerPlugin from "./delivery/plugin.js";
-import { isEmptyDatabase, seedDemoData } from "./seed.js";
+import { isEmptyDatabase, pointDemoInterface, seedDemoData } from "./seed.js";
+import { startDemoReceiver } from "./delivery/demo-receiver.js";
 import { serializerCompiler } from "./serializer.js";
-import { LoginThrottle, type ThrottleLimits } from "./services/login-throttle.js";
+import inputGuardPlugin from "./plugins/input-guard.js";
+import drainPlugin from "./plugins/drain.js";
+import metricsPlugin from "./plugins/metrics.js";
+import openapiPlugin from "./plugins/openapi.js";
+import { DEFAULT_THROTTLE_LIMITS, LoginThrottle, type ThrottleLimits } from "./services/login-throttle.js";
 import { createMailer, type Mailer } from "./services/mailer.js";
 
 declare module "fastify" {
@@ -37,6 +47,8 @@ declare module "fastify" {
     config: Config;
     mailer: Mailer;
     loginThrottle: LoginThrottle;
+    /** Set when the process has been told to stop: it answers not ready while it finishes its work. */
+    draining: boolean;
   }
 }
 
@@ -46,7 +58,7 @@ export interface BuildAppOptions {
   /** A mailer to use instead of the one the config describes. */
   mailer?: Mailer;
   /** Sign-in failure limits other than the defaults. */
-  throttleLimits?: ThrottleLimits;
+  throttleLimits?: Partial<ThrottleLimits>;
   /** Where log lines go instead of stdout. */
   logStream?: NodeJS.WritableStream;
 }
@@ -56,6 +68,7 @@ const ROUTES = [
   configRoutes,
   authRoutes,
   usersRoutes,
+  totpRoutes,
   tenantsRoutes,
   patientsRoutes,
   surveysRoutes,
@@ -66,6 +79,7 @@ const ROUTES = [
   alertsRoutes,
   auditRoutes,
   teleAwvRoutes,
+  tabletRoutes,
   deliveryRoutes,
 ];
 
@@ -75,29 +89,60 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     logger: loggerOptions(config, options.logStream),
     bodyLimit: 2 * 1024 * 1024,
     trustProxy: config.trustProxy,
+    // No plugin timeout: the database plugin's first open, migrations and seed take as long as the
+    // machine needs (over 10 s on a busy 2-core machine), and a timeout shorter than that work fails it.
+    pluginTimeout: 0,
+    // A stopping server answers 503 in the API's own error shape (plugins/drain.ts).
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate("config", config);
+  app.decorate("draining", false);
   app.decorate("mailer", options.mailer ?? createMailer(config, app.log));
-  app.decorate("loginThrottle", new LoginThrottle(options.throttleLimits));
 
   await app.register(errorHandlerPlugin);
+  await app.register(drainPlugin);
+  // Before every route: it hooks each route as it is added.
+  await app.register(compressPlugin);
+  await app.register(inputGuardPlugin);
   await app.register(dbPlugin, { config, database: options.database });
+  app.decorate(
+    "loginThrottle",
+    new LoginThrottle(app.db, { ...DEFAULT_THROTTLE_LIMITS, ...options.throttleLimits }),
+  );
   await app.register(helmetPlugin, { config });
   await app.register(sessionPlugin, { config });
   await app.register(authPlugin, { config });
-  await app.register(csrfPlugin);
+  // Before the CSRF and permission checks, so that refused requests count against the limit too.
   await app.register(rateLimitPlugin, { config });
+  await app.register(csrfPlugin);
+  await app.register(accessPlugin);
   await app.register(noStorePlugin);
   await app.register(deliveryWorkerPlugin);
+  await app.register(openapiPlugin);
+  await app.register(metricsPlugin);
 
+  await app.register(healthRoutes);
   for (const routes of ROUTES) await app.register(routes, { prefix: "/api" });
   await app.register(webPlugin, { config });
 
-  if (config.seedOnStart && (await isEmptyDatabase(app.db))) {
-    await seedDemoData(app.db, config.demoPassword);
-    app.log.info("seeded the demo data on first start");
+  let receiverPort: number | undefined;
+  if (config.demoReceiver) {
+    const receiver = await startDemoReceiver();
+    app.addHook("onClose", async () => receiver.close());
+    receiverPort = receiver.port;
+    app.log.info(`demo HL7 receiver on 127.0.0.1:${receiverPort}`);
   }
+  if (config.seedOnStart) {
+    // Under the start-up lock: servers starting together on one database seed it once.
+    await app.database.exclusive(async () => {
+      if (!(await isEmptyDatabase(app.db))) return;
+      app.log.info("database: seeding the demo data (first start)");
+      await seedDemoData(app.db, config.demoPassword, { receiverPort });
+      app.log.info("database: seeded the demo data");
+    });
+  }
+  if (receiverPort !== undefined) await pointDemoInterface(app.db, receiverPort);
   return app;
 }

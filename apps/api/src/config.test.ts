@@ -50,6 +50,29 @@ describe("loadConfig", () => {
     });
   });
 
+  test("in production, needs a session secret, seeds no demo data, runs no demo receiver and refuses a demo password", () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "core-care-config-"));
+    try {
+      expect(() => loadConfig({ NODE_ENV: "production", DATA_DIR: dataDir })).toThrow(/SESSION_SECRET/);
+      const secret = "s".repeat(40);
+      expect(() =>
+        loadConfig({ NODE_ENV: "production", SESSION_SECRET: secret, DEMO_PASSWORD: DEFAULT_DEMO_PASSWORD }),
+      ).toThrow(/DEMO_PASSWORD/);
+      const config = loadConfig({
+        NODE_ENV: "production",
+        SESSION_SECRET: secret,
+        SEED_ON_START: "true",
+        DEMO_RECEIVER: "true",
+      });
+      expect(config.seedOnStart).toBe(false);
+      expect(config.demoReceiver).toBe(false);
+      expect(config.sessionSecret).toBe(secret);
+      expect(loadConfig({ DATA_DIR: dataDir })).toMatchObject({ seedOnStart: true, demoReceiver: true });
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   test("names the variable that is malformed", () => {
     expect(() => loadConfig({ PORT: "eighty", SESSION_SECRET: "s".repeat(40) })).toThrow(/PORT/);
     expect(() => loadConfig({ SESSION_SECRET: "short" })).toThrow(/SESSION_SECRET/);

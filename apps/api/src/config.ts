@@ -20,6 +20,8 @@ export interface Config {
   sessionSecret: string;
   demoPassword: string;
   idleTimeoutSeconds: number;
+  /** How long a Tele-AWV invitation link stays valid. */
+  teleAwvLinkTtlSeconds: number;
   /** Absolute session lifetime, whatever the activity (issue 3: 12 hours). */
   absoluteTimeoutSeconds: number;
   smtpUrl: string | undefined;
@@ -29,10 +31,21 @@ export interface Config {
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   /** Seed the demo tenants and users when the database has no tenant yet. */
   seedOnStart: boolean;
+  /**
+   * Run the demo's local HL7 receiver (an MLLP listener on 127.0.0.1 answering AA) and point the demo
+   * practice's interface at it; never in production.
+   */
+  demoReceiver: boolean;
   /** API requests per minute per signed-in user (per address before sign-in). */
   rateLimitPerMinute: number;
   /** Behind a TLS-terminating proxy: trust its X-Forwarded-Proto and X-Forwarded-For. */
   trustProxy: boolean;
+  /** Server processes `pnpm start` runs on one port (a PostgreSQL server is needed for more than one). */
+  workers: number;
+  /** The bearer token a Prometheus scraper presents to read `/metrics`; unset, only sysAdmins may. */
+  metricsToken: string | undefined;
+  /** How long a SIGTERM waits for in-flight requests and deliveries before the process exits anyway. */
+  shutdownTimeoutSeconds: number;
 }
 
 const blankToUndefined = (v: unknown) => (v === "" ? undefined : v);
@@ -46,14 +59,23 @@ const EnvSchema = z.object({
   SESSION_SECRET: z.preprocess(blankToUndefined, z.string().min(32).optional()),
   DEMO_PASSWORD: z.preprocess(blankToUndefined, z.string().min(15).default(DEFAULT_DEMO_PASSWORD)),
   IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(1440),
+  TELE_AWV_LINK_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(14 * 24 * 60 * 60),
   SMTP_URL: z.preprocess(blankToUndefined, z.string().url().optional()),
   MAIL_FROM: z.string().min(3).default("Core Care <no-reply@corecare.localhost>"),
   PUBLIC_URL: z.preprocess(blankToUndefined, z.string().url().optional()),
   WEB_DIST: z.preprocess(blankToUndefined, z.string().optional()),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SEED_ON_START: z.enum(["true", "false"]).default("true"),
+  DEMO_RECEIVER: z.enum(["true", "false"]).default("true"),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
   TRUST_PROXY: z.enum(["true", "false"]).default("false"),
+  WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+  METRICS_TOKEN: z.preprocess(blankToUndefined, z.string().min(32).optional()),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(30),
 });
 
 /** Reads the session secret from DATA_DIR, making and keeping one on first start. */
@@ -79,6 +101,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid environment: ${problems}`);
   }
   const e = parsed.data;
+  if (e.NODE_ENV === "production") {
+    // A production server keeps no secret of its own making and holds no demo accounts.
+    if (e.SESSION_SECRET === undefined) {
+      throw new Error(
+        "Invalid environment: SESSION_SECRET (32 characters or more) is required in production",
+      );
+    }
+    if (env.DEMO_PASSWORD !== undefined && env.DEMO_PASSWORD !== "") {
+      throw new Error(
+        "Invalid environment: DEMO_PASSWORD: demo accounts are not made in production; unset it",
+      );
+    }
+  }
+  if (e.WORKERS > 1 && e.DATABASE_URL === undefined) {
+    // PGlite keeps its data folder in one process; several processes need a database server.
+    throw new Error("Invalid environment: WORKERS above 1 needs DATABASE_URL (a PostgreSQL server)");
+  }
   const dataDir = resolve(e.DATA_DIR);
   return {
     port: e.PORT,
@@ -89,14 +128,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionSecret: e.SESSION_SECRET ?? persistentSessionSecret(dataDir),
     demoPassword: e.DEMO_PASSWORD,
     idleTimeoutSeconds: e.IDLE_TIMEOUT_SECONDS,
+    teleAwvLinkTtlSeconds: e.TELE_AWV_LINK_TTL_SECONDS,
     absoluteTimeoutSeconds: 12 * 60 * 60,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/+$/, ""),
     webDist: resolve(packageRoot, e.WEB_DIST ?? "../web/dist"),
     logLevel: e.LOG_LEVEL,
-    seedOnStart: e.SEED_ON_START === "true",
+    // The demo practice and its users are made on a first start in development and test only.
+    seedOnStart: e.NODE_ENV !== "production" && e.SEED_ON_START === "true",
+    demoReceiver: e.NODE_ENV !== "production" && e.DEMO_RECEIVER === "true",
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     trustProxy: e.TRUST_PROXY === "true",
+    workers: e.WORKERS,
+    metricsToken: e.METRICS_TOKEN,
+    shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS,
   };
 }

@@ -25,6 +25,19 @@ describe("serializeError", () => {
     expect(logged).toContain('insert into \\"patients\\"');
   });
 
+  test("carries a failed query's cause, its code and message, without the value it quotes", () => {
+    const driverError = Object.assign(new Error('invalid input syntax for type integer: "Zebedee"'), {
+      code: "22P02",
+    });
+    const err = new Error("Failed query: select $1::int\nparams: Zebedee", { cause: driverError });
+    const logged = serializeError(err);
+    expect(logged.cause).toMatchObject({
+      code: "22P02",
+      message: 'invalid input syntax for type integer: "[redacted]"',
+    });
+    expect(JSON.stringify(logged)).not.toContain("Zebedee");
+  });
+
   test("scrubs e-mail addresses from free text", () => {
     expect(scrubText("mail to jane.doe@example.test failed")).toBe("mail to [email] failed");
   });

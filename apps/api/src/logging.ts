@@ -32,8 +32,22 @@ export function scrubText(text: string): string {
     .replace(/[^\s"'<>@]+@[^\s"'<>@]+\.[A-Za-z]{2,}/g, "[email]");
 }
 
-/** An error as a log line may show it: type, code and scrubbed message and stack. */
-export function serializeError(err: unknown): {
+/**
+ * A database error's message with the value it quotes taken out: PostgreSQL echoes the offending input
+ * (`invalid input syntax for type integer: "…"`), which may be PHI.
+ */
+const scrubDatabaseMessage = (message: string): string => message.replace(/: ".*"$/s, ': "[redacted]"');
+
+const MAX_CAUSES = 4;
+
+/**
+ * An error as a log line may show it: type, code and scrubbed message and stack, and its causes (a
+ * failed query's driver error) the same way, so a 500's line says why it failed.
+ */
+export function serializeError(
+  err: unknown,
+  depth = 0,
+): {
   type: string;
   message: string;
   stack: string;
@@ -41,11 +55,14 @@ export function serializeError(err: unknown): {
 } {
   if (!(err instanceof Error)) return { type: typeof err, message: scrubText(String(err)), stack: "" };
   const code = (err as { code?: unknown }).code;
+  const isDatabaseError = typeof code === "string" && /^[0-9A-Z]{5}$/.test(code);
+  const cause = (err as { cause?: unknown }).cause;
   return {
     type: err.name,
     ...(code === undefined ? {} : { code }),
-    message: scrubText(err.message),
-    stack: scrubText(err.stack ?? ""),
+    message: scrubText(isDatabaseError ? scrubDatabaseMessage(err.message) : err.message),
+    stack: scrubText(isDatabaseError ? "" : (err.stack ?? "")),
+    ...(cause === undefined || depth >= MAX_CAUSES ? {} : { cause: serializeError(cause, depth + 1) }),
   };
 }
 

@@ -3,6 +3,13 @@ import { openDatabase } from "./db/index.js";
 import { seedDemoData } from "./seed.js";
 
 const config = loadConfig();
+if (config.nodeEnv === "production") {
+  // Demo users with a published password have no place in a production database.
+  console.error(
+    "The demo data is not seeded in production; create the first administrator with create-admin.",
+  );
+  process.exit(1);
+}
 const database = await openDatabase(
   config.databaseUrl !== undefined
     ? { databaseUrl: config.databaseUrl }

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +14,22 @@ import { openDatabase, type Database, type Db } from "../src/db/index.js";
 import { tenants, userTenants, users } from "../src/db/schema.js";
 import { installBuiltinSurveys } from "../src/services/builtin-surveys.js";
 import { hashPassword } from "../src/services/passwords.js";
+import { capturedStatements } from "./tenant-routing.js";
+
+const inspecting = new AsyncLocalStorage<true>();
+
+/**
+ * Runs a test's own look at the database (reading audit rows across tenants, ageing a row), which the
+ * tenant-routing check (test/setup.ts) leaves out: it judges what the application sends.
+ */
+export const inspect = <T>(look: () => PromiseLike<T>): Promise<T> =>
+  // Awaited inside: a Drizzle query runs only when awaited, and must run in the context.
+  inspecting.run(true, async () => await look());
+
+/** Every statement a test database is sent outside `inspect`, for the tenant-routing check. */
+const capture = (text: string) => {
+  if (inspecting.getStore() !== true) capturedStatements.add(text);
+};
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -36,7 +53,10 @@ export async function createTestDatabase(
 ): Promise<Database> {
   if (inject("dbKind") !== "postgres") {
     const archive = inject("pgliteArchive");
-    return openDatabase({ pgliteArchive: archive === "" ? undefined : new Blob([readFileSync(archive)]) });
+    return openDatabase({
+      pgliteArchive: archive === "" ? undefined : new Blob([readFileSync(archive)]),
+      onStatement: capture,
+    });
   }
   const serverUrl = inject("databaseUrl");
   const name = `t_${process.pid}_${randomBytes(6).toString("hex")}`;
@@ -46,7 +66,12 @@ export async function createTestDatabase(
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 5, ...options });
+  const database = await openDatabase({
+    databaseUrl: url.toString(),
+    poolSize: 5,
+    onStatement: capture,
+    ...options,
+  });
   return {
     ...database,
     async close() {
@@ -71,6 +96,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     sessionSecret: randomBytes(32).toString("base64url"),
     demoPassword: TEST_PASSWORD,
     idleTimeoutSeconds: 1440,
+    teleAwvLinkTtlSeconds: 14 * 24 * 60 * 60,
     absoluteTimeoutSeconds: 12 * 60 * 60,
     smtpUrl: undefined,
     mailFrom: "Core Care <no-reply@corecare.test>",
@@ -78,8 +104,12 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     webDist: join(dataDir, "no-web"),
     logLevel: "silent",
     seedOnStart: false,
+    demoReceiver: false,
     rateLimitPerMinute: 100_000,
     trustProxy: false,
+    workers: 1,
+    metricsToken: undefined,
+    shutdownTimeoutSeconds: 30,
     ...overrides,
   };
 }

@@ -53,3 +53,11 @@ export async function startSmtpPeer(): Promise<{
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** The token of the invitation link in a message (quoted-printable soft breaks undone). */
+export function invitationTokenOf(message: string): string {
+  const unfolded = message.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+  const match = /\/invitation#token=([A-Za-z0-9_-]+)/.exec(unfolded);
+  if (match?.[1] === undefined) throw new Error("no invitation link in the message");
+  return match[1];
+}

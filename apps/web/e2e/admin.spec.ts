@@ -1,10 +1,22 @@
-import { DEMO_USERS, expect, expectNoSeriousA11yViolations, login, test } from "./fixtures";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  DEMO_PASSWORD,
+  DEMO_USERS,
+  expect,
+  expectNoSeriousA11yViolations,
+  login,
+  startServer,
+  test,
+  type ExtraServer,
+} from "./fixtures";
 
 const XHR = { "X-Requested-With": "XMLHttpRequest" };
 
 test.describe("users", () => {
   test("an admin creates, edits and removes a user", async ({ page }) => {
     await login(page, DEMO_USERS.admin, { redirect: "/reports" });
+    await page.getByRole("button", { name: "Administration" }).click();
     await page.getByRole("link", { name: "Users" }).click();
     await expect(page.getByRole("heading", { name: "Users" })).toBeVisible();
     await expect(page.locator("table.data")).toContainText(DEMO_USERS.staff);
@@ -37,12 +49,131 @@ test.describe("users", () => {
     await expect(row).toHaveCount(0);
   });
 
+  test("an admin is offered no Edit or Remove on the sysAdmin, no Remove on themself, and edits a user's roles", async ({
+    page,
+  }) => {
+    await login(page, DEMO_USERS.admin, { redirect: "/users" });
+    const rowOf = (email: string) => page.locator("table.data tbody tr").filter({ hasText: email });
+    await expect(rowOf(DEMO_USERS.sysadmin)).toContainText("System admin");
+    await expect(page.getByRole("button", { name: "Edit Sid Sysadmin" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Remove Sid Sysadmin" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Edit Ada Admin" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Remove Ada Admin" })).toHaveCount(0);
+
+    const email = `plain.${Date.now()}@demo.test`;
+    const created = await page.request.post("/api/users", {
+      headers: XHR,
+      data: { firstName: "Pat", lastName: "Plain", email, roles: 1 },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    await page.reload();
+    await page.getByRole("button", { name: "Edit Pat Plain" }).click();
+    const edit = page.getByRole("dialog", { name: "Edit user" });
+    await expect(edit.getByLabel("User", { exact: true })).toBeChecked();
+    await expect(edit.getByLabel("System admin")).toHaveCount(0);
+    await edit.getByLabel("Admin", { exact: true }).check();
+    await edit.getByRole("button", { name: "Save" }).click();
+    await expect(edit).toBeHidden();
+    await expect(rowOf(email)).toContainText("User, Admin");
+    await expect(rowOf(DEMO_USERS.sysadmin)).toContainText("System admin");
+  });
+
   test("a user without the admin role sees no admin screens", async ({ page }) => {
     await login(page, DEMO_USERS.staff, { redirect: "/reports" });
+    await expect(page.getByRole("button", { name: "Administration" })).toHaveCount(0);
     await expect(page.getByRole("link", { name: "Users" })).toHaveCount(0);
     await expect(page.getByRole("link", { name: "Tenants" })).toHaveCount(0);
     await page.goto("/users");
     await expect(page.getByText("You do not have access to this screen.")).toBeVisible();
+  });
+});
+
+/** The token of the practice invitation link in the newest message of `dataDir`'s outbox sent to `to`. */
+function invitationToken(dataDir: string, to: string): string {
+  const dir = join(dataDir, "outbox");
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith(".eml"))
+    .sort()
+    .reverse();
+  for (const name of files) {
+    const raw = readFileSync(join(dir, name), "utf8");
+    if (!raw.includes(to)) continue;
+    // Quoted-printable soft line breaks and the encoded "=" (RFC 2045 6.7).
+    const body = raw.replace(/=\r?\n/g, "").replace(/=3D/gi, "=");
+    const token = /\/invitation#token=([A-Za-z0-9_-]+)/.exec(body)?.[1];
+    if (token) return token;
+  }
+  throw new Error(`no invitation to ${to} in the outbox`);
+}
+
+test.describe("inviting a person of another practice", () => {
+  // A server of its own: the journey takes a demo user out of the demo practice and invites them back.
+  let server: ExtraServer;
+  test.describe.configure({ timeout: 240_000 });
+
+  test.beforeAll(async () => {
+    server = await startServer({});
+  });
+
+  test.afterAll(async () => {
+    await server?.stop();
+  });
+
+  test("the admin's invitation is accepted on the invitation page", async ({ page, browser }) => {
+    await login(page, DEMO_USERS.admin, { baseURL: server.baseURL, redirect: "/users" });
+    // Morgan Multi also works for Demo Internal Medicine; once out of this practice, they belong only there.
+    await page.getByRole("button", { name: "Remove Morgan Multi" }).click();
+    await page.getByRole("dialog", { name: "Remove record" }).getByRole("button", { name: "Yes" }).click();
+    const row = page.locator("table.data tbody tr").filter({ hasText: DEMO_USERS.multi });
+    await expect(row).toHaveCount(0);
+
+    await page.getByRole("button", { name: "New user" }).click();
+    const dialog = page.getByRole("dialog", { name: "New user" });
+    await dialog.getByLabel("First name").fill("Someone");
+    await dialog.getByLabel("Last name").fill("Else");
+    await dialog.getByLabel("E-mail").fill(DEMO_USERS.multi);
+    await dialog.getByLabel("User", { exact: true }).check();
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await expect(dialog).toBeHidden();
+    const invited = `An invitation was e-mailed to ${DEMO_USERS.multi}; they join when they accept.`;
+    await expect(page.getByRole("status").filter({ hasText: "An invitation" })).toHaveText(invited);
+    await expect(row).toHaveCount(0);
+
+    const token = invitationToken(server.dataDir, DEMO_USERS.multi);
+    const invitee = await browser.newContext({ viewport: { width: 1024, height: 768 } });
+    try {
+      const tab = await invitee.newPage();
+      await tab.goto(`${server.baseURL}/invitation#token=${token}`);
+      await expect(tab.getByRole("heading", { name: "Join Demo Family Practice" })).toBeVisible();
+      await expectNoSeriousA11yViolations(tab);
+      await tab.getByRole("button", { name: "Join Demo Family Practice" }).click();
+      await expect(tab.getByRole("heading", { name: "You joined Demo Family Practice" })).toBeFocused();
+      await expect(
+        tab.getByRole("status").filter({ hasText: "You are now a member of Demo Family Practice." }),
+      ).toBeVisible();
+      await expect(tab.getByRole("link", { name: "Sign in", exact: true })).toBeVisible();
+      await expectNoSeriousA11yViolations(tab);
+
+      await tab.reload();
+      await expect(
+        tab.getByRole("alert").filter({ hasText: "This invitation is not valid any more." }),
+      ).toBeVisible();
+
+      await tab.getByRole("link", { name: "Go to sign in" }).click();
+      await tab.getByLabel("E-mail").fill(DEMO_USERS.multi);
+      await tab.getByLabel("Password").fill(DEMO_PASSWORD);
+      await tab.getByRole("button", { name: "Sign in" }).click();
+      await tab.waitForURL((url) => !url.pathname.startsWith("/auth"));
+      const tenants = await tab.request.get(`${server.baseURL}/api/tenants/getMultiUserTenants`);
+      const names = ((await tenants.json()) as { name: string }[]).map((t) => t.name).sort();
+      expect(names).toEqual(["Demo Family Practice", "Demo Internal Medicine"]);
+    } finally {
+      await invitee.close();
+    }
+
+    await page.reload();
+    await expect(row).toContainText("Morgan");
+    await expect(row).toContainText("User");
   });
 });
 
@@ -102,6 +233,7 @@ test.describe("locations and interfaces", () => {
 test.describe("tenants", () => {
   test("a system admin creates and renames a tenant", async ({ page }) => {
     await login(page, DEMO_USERS.sysadmin, { redirect: "/reports" });
+    await page.getByRole("button", { name: "Administration" }).click();
     await page.getByRole("link", { name: "Tenants" }).click();
     await expect(page.getByRole("heading", { name: "Tenants" })).toBeVisible();
     const id = `e2e-${Date.now()}`;

@@ -1,26 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import {
-  request as playwrightRequest,
-  type APIRequestContext,
-  type Locator,
-  type Page,
-} from "@playwright/test";
-import { DEMO_PASSWORD, DEMO_USERS, expect, expectNoSeriousA11yViolations, login, test } from "./fixtures";
+import { type Locator, type Page } from "@playwright/test";
+import { adminApi, DEMO_USERS, expect, expectNoSeriousA11yViolations, login, test } from "./fixtures";
 
-const HEADERS = { "X-Requested-With": "XMLHttpRequest" };
 const hex = (bytes: number) => randomBytes(bytes).toString("hex");
 const OVERWRITE = "Would you like to overwrite their changes (otherwise, you will lose your changes)?";
-
-/** An API session of the demo admin, separate from the browser's cookies. */
-async function adminApi(baseURL: string): Promise<APIRequestContext> {
-  const api = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: HEADERS });
-  const response = await api.post("/api/auth/sessions", {
-    data: { email: DEMO_USERS.admin, password: DEMO_PASSWORD },
-  });
-  expect(response.status()).toBe(200);
-  return api;
-}
 
 const question = (page: Page, n: number) => page.getByRole("group", { name: `Question ${n}`, exact: true });
 
@@ -80,15 +64,15 @@ test.describe("survey designer", () => {
     await addQuestion(page, 1, "Static text", "Thank you. Press Submit to send your answers.", "thanks");
     await expect(page.getByRole("status").filter({ hasText: "Unsaved changes" })).toBeVisible();
 
-    const stored = await page.evaluate(() => ({
-      lastId: localStorage.getItem("survey_last_id"),
-      copy: JSON.parse(localStorage.getItem("survey") ?? "null") as {
-        saved: boolean;
-        document: { title: string };
-      },
-    }));
-    expect(stored.lastId).toBe(surveyId);
-    expect(stored.copy).toMatchObject({ saved: false, document: { title } });
+    // The local copy is written once the edits pause.
+    await expect
+      .poll(() =>
+        page.evaluate(() => ({
+          lastId: localStorage.getItem("survey_last_id"),
+          copy: JSON.parse(localStorage.getItem("survey") ?? "null") as unknown,
+        })),
+      )
+      .toMatchObject({ lastId: surveyId, copy: { saved: false, document: { title } } });
 
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await expect(page.getByText("All changes saved (version 1)")).toBeVisible();
@@ -140,14 +124,15 @@ test.describe("survey designer", () => {
     await tablet.getByRole("radio", { name: title }).check();
     await tablet.getByRole("button", { name: "Hand the tablet to the patient" }).click();
     await expect(tablet).toHaveURL(new RegExp(`/tablet/patient-survey/${surveyId}/pg/1$`));
-    await expect(tablet.getByRole("heading", { level: 2, name: "About you" })).toBeVisible();
+    await expect(tablet.getByRole("heading", { level: 1, name: "About you" })).toBeVisible();
     await tablet.getByLabel(/What should we call you\?/).fill("Dee");
     await expect(tablet.getByLabel("How many packs a day?")).toHaveCount(0);
     await tablet.getByRole("radio", { name: "No" }).check();
     await tablet.getByRole("button", { name: "Next" }).click();
-    await expect(tablet.getByRole("heading", { level: 2, name: "All done" })).toBeVisible();
+    await expect(tablet.getByRole("heading", { level: 1, name: "All done" })).toBeVisible();
     await expect(tablet).toHaveURL(new RegExp(`/tablet/patient-survey/${surveyId}/pg/3$`));
     await tablet.getByRole("button", { name: "Submit" }).click();
+    await tablet.getByRole("button", { name: "Done" }).click();
     await expect(tablet).toHaveURL(/\/auth\/login/);
     await tabletContext.close();
 

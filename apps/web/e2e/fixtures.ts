@@ -4,7 +4,14 @@ import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test as base, type Page, type Route } from "@playwright/test";
+import {
+  expect,
+  request as playwrightRequest,
+  test as base,
+  type APIRequestContext,
+  type Page,
+  type Route,
+} from "@playwright/test";
 
 /** The demo users the API seeds on a fresh database. */
 export const DEMO_USERS = {
@@ -95,6 +102,8 @@ export { expect };
 /** A second API server started by a test with its own environment and a fresh database. */
 export interface ExtraServer {
   baseURL: string;
+  /** Its DATA_DIR, where its mail lands in `outbox/` as .eml files. */
+  dataDir: string;
   stop: () => Promise<void>;
 }
 
@@ -138,7 +147,7 @@ export async function startServer(env: Record<string, string>): Promise<ExtraSer
     if (child.exitCode !== null) break;
     try {
       const response = await fetch(`${baseURL}/api/config`);
-      if (response.ok) return { baseURL, stop };
+      if (response.ok) return { baseURL, dataDir, stop };
     } catch {
       // not listening yet
     }
@@ -146,4 +155,17 @@ export async function startServer(env: Record<string, string>): Promise<ExtraSer
   }
   await stop();
   throw new Error(`the API server on port ${port} did not start`);
+}
+
+/** An API session of the demo admin, separate from the browser's cookies. */
+export async function adminApi(baseURL: string): Promise<APIRequestContext> {
+  const api = await playwrightRequest.newContext({
+    baseURL,
+    extraHTTPHeaders: { "X-Requested-With": "XMLHttpRequest" },
+  });
+  const response = await api.post("/api/auth/sessions", {
+    data: { email: DEMO_USERS.admin, password: DEMO_PASSWORD },
+  });
+  expect(response.status()).toBe(200);
+  return api;
 }

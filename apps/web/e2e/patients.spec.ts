@@ -82,7 +82,8 @@ test.describe("patients", () => {
   test("sorts by a header, edits inline with the required-field alert, downloads and removes", async ({
     page,
   }) => {
-    await login(page, DEMO_USERS.staff, { redirect: "/patients" });
+    // Removing a clinical record is an admin act (kept, restorable); plain users are offered no Remove.
+    await login(page, DEMO_USERS.admin, { redirect: "/patients" });
     const family = `Listing${Date.now()}`;
     const first = await createPatient(page, `${family}A`, "Alma");
     await createPatient(page, `${family}B`, "Bert");

@@ -6,7 +6,8 @@ test.describe("survey results", () => {
   test("filters by duration and survey, opens a result read-only, downloads and removes it", async ({
     page,
   }) => {
-    await login(page, DEMO_USERS.staff, { redirect: "/results" });
+    // Removing a clinical record is an admin act (kept, restorable); plain users are offered no Remove.
+    await login(page, DEMO_USERS.admin, { redirect: "/results" });
     const lastName = `Results${Date.now()}`;
     const patient = (await (
       await page.request.post("/api/patients", {

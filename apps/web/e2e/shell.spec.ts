@@ -132,7 +132,7 @@ test.describe("keepalive", () => {
 test.describe("routes", () => {
   test("'/' goes to the configured default and a trailing slash is removed", async ({ page }) => {
     await login(page, DEMO_USERS.staff);
-    await expect(page).toHaveURL(/\/patients$/);
+    await expect(page).toHaveURL(/\/today$/);
     await page.goto("/results/?duration=5");
     await expect(page).toHaveURL(/\/results\?duration=5$/);
   });
@@ -159,7 +159,7 @@ test.describe("tenants", () => {
     await expect(picker).toHaveValue("demo");
     await expect(picker.locator("option")).toHaveText(["Demo Family Practice", "Demo Internal Medicine"]);
     await picker.selectOption("demo2");
-    await page.waitForURL(/\/patients$/);
+    await page.waitForURL(/\/today$/);
     await expect(page.getByLabel("Tenant")).toHaveValue("demo2");
     const me = (await (await page.request.get("/api/users/me")).json()) as { tenant: { id: string } };
     expect(me.tenant.id).toBe("demo2");

@@ -1,13 +1,15 @@
 import { randomBytes } from "node:crypto";
+import { type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 import {
-  request as playwrightRequest,
-  type APIRequestContext,
-  type BrowserContext,
-  type Page,
-} from "@playwright/test";
-import { DEMO_PASSWORD, DEMO_USERS, expect, expectNoSeriousA11yViolations, login, test } from "./fixtures";
+  adminApi,
+  DEMO_PASSWORD,
+  DEMO_USERS,
+  expect,
+  expectNoSeriousA11yViolations,
+  login,
+  test,
+} from "./fixtures";
 
-const HEADERS = { "X-Requested-With": "XMLHttpRequest" };
 const SESSION_KEY = "coreCare.tablet";
 
 test.use({ viewport: { width: 1024, height: 768 }, hasTouch: true });
@@ -180,16 +182,6 @@ function shortPagesSurvey(id: string, title: string) {
   };
 }
 
-/** An API session of the demo admin, separate from the browser's cookies. */
-async function adminApi(baseURL: string): Promise<APIRequestContext> {
-  const api = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: HEADERS });
-  const response = await api.post("/api/auth/sessions", {
-    data: { email: DEMO_USERS.admin, password: DEMO_PASSWORD },
-  });
-  expect(response.status()).toBe(200);
-  return api;
-}
-
 async function createPatient(api: APIRequestContext): Promise<TestPatient> {
   const suffix = hex(3);
   const response = await api.post("/api/patients", {
@@ -242,10 +234,10 @@ async function handOver(
   await page.getByRole("radio", { name: surveyTitle }).check();
   await page.getByRole("button", { name: "Hand the tablet to the patient" }).click();
   await expect(page).toHaveURL(/\/tablet\/patient-survey\/[0-9a-f]{24}\/pg\/1$/);
-  await expect(page.getByRole("heading", { level: 2, name: firstPage })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: firstPage })).toBeVisible();
 }
 
-const pageTitle = (page: Page, title: string) => page.getByRole("heading", { level: 2, name: title });
+const pageTitle = (page: Page, title: string) => page.getByRole("heading", { level: 1, name: title });
 
 async function answerFirstPage(page: Page, nickname: string, smoker: "Yes" | "No") {
   await page.getByLabel(/What should we call you\?/).fill(nickname);
@@ -256,10 +248,30 @@ async function answerFirstPage(page: Page, nickname: string, smoker: "Yes" | "No
   if (smoker === "Yes") await page.getByLabel(/How many packs a day\?/).fill("1");
 }
 
-/** The answers a tablet keeps unsent while offline: stored in the browser, not yet on the server. */
-async function expectHeldBack(page: Page, unsent: Record<string, unknown>, notYetSaved: string) {
+/** Every value the page keeps in browser storage. */
+async function browserStorage(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [localStorage, sessionStorage].flatMap((storage) =>
+      Object.keys(storage).map((key) => `${key}=${storage.getItem(key) ?? ""}`),
+    ),
+  );
+}
+
+/**
+ * The answers a tablet keeps unsent while offline: in browser storage only as the sealed copy (none of
+ * `plaintext` readable there), and not yet on the server.
+ */
+async function expectHeldBack(page: Page, plaintext: string[], notYetSaved: string) {
   const stored = await page.evaluate((key) => localStorage.getItem(key), SESSION_KEY);
-  expect(JSON.parse(stored ?? "null")).toMatchObject({ unsent: { answers: unsent } });
+  expect(JSON.parse(stored ?? "null")).toEqual({
+    v: 1,
+    handoverId: expect.any(String),
+    lastActivityAt: expect.any(Number),
+    iv: expect.any(String),
+    data: expect.any(String),
+  });
+  const everything = (await browserStorage(page)).join("\n");
+  for (const text of plaintext) expect(everything).not.toContain(text);
   const [before] = await resultsOf(api, patient.id);
   expect(before && (await resultDetail(api, before.id)).answers).not.toHaveProperty(notYetSaved);
 }
@@ -501,7 +513,7 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
     await page.getByRole("checkbox", { name: "Back" }).check();
     await page.getByRole("button", { name: "Next" }).tap();
     await expect(pageTitle(page, "Anything else")).toBeVisible();
-    await expectHeldBack(page, { painLevel: 5, painAreas: ["back"] }, "painAreas");
+    await expectHeldBack(page, ["Tess", "painLevel", "painAreas", '"back"'], "painAreas");
     await expectSentOnceOnline(page, context, { painLevel: 5, painAreas: ["back"] });
 
     const secret = `private note ${hex(4)}`;
@@ -509,6 +521,8 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
     await page.getByRole("button", { name: "Next" }).tap();
     await expect(pageTitle(page, "Thank you")).toBeVisible();
     await page.getByRole("button", { name: "Submit" }).tap();
+    await expect(page.getByText("Please return the tablet to the front desk.")).toBeVisible();
+    await page.getByRole("button", { name: "Done" }).tap();
     await page.waitForURL("**/auth/login");
 
     const results = await resultsOf(api, patient.id);
@@ -531,7 +545,7 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
     expect(await page.evaluate((key) => localStorage.getItem(key), SESSION_KEY)).toBeNull();
   });
 
-  test("reloads without the network on the page shown, with the answers, and sends them once online", async ({
+  test("reloads without the network to a message that keeps the answers, then goes on on the page shown and sends them once online", async ({
     page,
     context,
   }) => {
@@ -544,18 +558,27 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
     const firstSave = page.waitForResponse((r) => r.url().endsWith("/api/surveyresults") && r.ok());
     await page.getByRole("button", { name: "Next" }).tap();
     await firstSave;
-    await page.getByRole("radio", { name: "6", exact: true }).check();
+    await expect(pageTitle(page, "Pain")).toBeVisible();
 
+    // Offline before the pain answer, so that no save of it can reach the server first.
     await context.setOffline(true);
+    await page.getByRole("radio", { name: "6", exact: true }).check();
     await page.getByRole("button", { name: "Next" }).tap();
     await expect(pageTitle(page, "Where it hurts")).toBeVisible();
     await page.getByRole("checkbox", { name: "Legs" }).check();
+    await expect(page.getByRole("checkbox", { name: "Legs" })).toBeChecked();
     await page.reload();
 
-    await expect(pageTitle(page, "Where it hurts")).toBeVisible();
+    // The key to the stored answers is the server's: without it the page says so, and shows nothing of
+    // the patient and no staff screen, on the same address.
+    await expect(page.getByRole("status").filter({ hasText: "No connection" })).toHaveText(
+      "No connection. Your answers are kept safely on this tablet, and the survey continues as soon as the connection returns.",
+    );
     await expect(page).toHaveURL(new RegExp(`/tablet/patient-survey/${survey.id}/pg/4$`));
-    await expect(page.getByRole("checkbox", { name: "Legs" })).toBeChecked();
-    await expect(page.getByRole("status").filter({ hasText: "No connection" })).toBeVisible();
+    await expect(page.getByRole("checkbox")).toHaveCount(0);
+    await expect(page.getByText("Tess")).toHaveCount(0);
+    await expect(page.getByRole("link")).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page);
     const cached = await page.evaluate(async () => {
       const stored: { url: string; body: string }[] = [];
       for (const name of await caches.keys()) {
@@ -573,13 +596,31 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
       expect(entry.body).not.toContain("data-user");
       expect(entry.body).not.toContain("Tess");
     }
+    await expectHeldBack(page, ["Tess", "painLevel", "painAreas", '"legs"'], "painLevel");
 
-    // The page loaded offline goes on offline: the answer given before the reload waits to be sent.
+    // Back online, the page goes on where it was, with the answers, and sends what was held back once.
+    const saves: unknown[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/api/surveyresults") && ["POST", "PUT"].includes(request.method())) {
+        saves.push(request.postDataJSON());
+      }
+    });
+    await expectSentOnceOnline(page, context, { nickname: "Tess", painLevel: 6 });
+    await expect(pageTitle(page, "Where it hurts")).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/tablet/patient-survey/${survey.id}/pg/4$`));
+    await expect(page.getByRole("checkbox", { name: "Legs" })).toBeChecked();
+    expect(saves).toHaveLength(1);
+
     await page.getByRole("button", { name: "Next" }).tap();
     await expect(pageTitle(page, "Anything else")).toBeVisible();
-    await expectHeldBack(page, { painAreas: ["legs"] }, "painAreas");
-    await expectSentOnceOnline(page, context, { nickname: "Tess", painLevel: 6, painAreas: ["legs"] });
+    await expect
+      .poll(async () => {
+        const [only] = await resultsOf(api, patient.id);
+        return only ? (await resultDetail(api, only.id)).answers : null;
+      })
+      .toMatchObject({ nickname: "Tess", painLevel: 6, painAreas: ["legs"] });
     expect(await resultsOf(api, patient.id)).toHaveLength(1);
+    expect(saves).toHaveLength(2);
   });
 
   test("moves one page and saves once on a double tap of Next, and submits once on a double tap of Submit", async ({
@@ -621,6 +662,7 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
     if (submitBox === null) throw new Error("Submit is not on screen");
     await page.touchscreen.tap(submitBox.x + submitBox.width / 2, submitBox.y + submitBox.height / 2);
     await page.touchscreen.tap(submitBox.x + submitBox.width / 2, submitBox.y + submitBox.height / 2);
+    await page.getByRole("button", { name: "Done" }).tap();
     await page.waitForURL("**/auth/login");
 
     expect(posts.filter((body) => body.isSubmitted)).toHaveLength(1);
@@ -639,7 +681,11 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
     await handOver(page, patient, survey.title);
     const secret = `idle ${hex(4)}`;
     await page.getByLabel(/What should we call you\?/).fill(secret);
-    expect(await page.evaluate((key) => localStorage.getItem(key), SESSION_KEY)).toContain(secret);
+    // What was typed is held on the tablet, sealed: not readable in browser storage, not yet on the server.
+    await expect(page.getByLabel(/What should we call you\?/)).toHaveValue(secret);
+    expect(await page.evaluate((key) => localStorage.getItem(key), SESSION_KEY)).not.toBeNull();
+    expect((await browserStorage(page)).join("\n")).not.toContain(secret);
+    expect(await resultsOf(api, patient.id)).toEqual([]);
 
     await page.clock.fastForward("24:05");
 
@@ -664,10 +710,13 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
     await handOver(page, patient, survey.title);
     await page.getByLabel(/What should we call you\?/).fill("Tess");
 
-    await page.goBack();
-    await expect(page).toHaveURL(new RegExp(`/tablet/patient-survey/${survey.id}/pg/1$`));
-    await expect(page.getByLabel(/What should we call you\?/)).toHaveValue("Tess");
-    await expect(page.getByRole("link")).toHaveCount(0);
+    // However often Back is pressed, it never goes past /tablet to the staff sign-in page before it.
+    for (const _press of [1, 2]) {
+      await page.goBack();
+      await expect(page).toHaveURL(new RegExp(`/tablet/patient-survey/${survey.id}/pg/1$`));
+      await expect(page.getByLabel(/What should we call you\?/)).toHaveValue("Tess");
+      await expect(page.getByRole("link")).toHaveCount(0);
+    }
 
     await page.getByRole("button", { name: "Staff" }).tap();
     const dialog = page.getByRole("dialog", { name: "Staff only" });

@@ -6,6 +6,7 @@ import { ErrorBanner, ProcessingIndicator } from "./ui/global-status";
 
 const AuthRoutes = lazy(() => import("./auth/routes"));
 const PortalRoutes = lazy(() => import("./portal/routes"));
+const InvitationPage = lazy(() => import("./auth/invitation-page"));
 
 /** On a 401 the client records the location and goes to logout (SPEC 4) through the router. */
 function ClientNavigation() {
@@ -25,8 +26,8 @@ function Loading() {
 }
 
 /**
- * Every route of the app: /auth screens and the staff portal (each area loaded on demand). The
- * tablet is its own HTML entry (tablet.html), so /tablet is a full page load.
+ * Every route of the app: /auth screens, the practice invitation page and the staff portal (each area
+ * loaded on demand). The tablet is its own HTML entry (tablet.html), so /tablet is a full page load.
  */
 export function AppRoutes() {
   return (
@@ -34,6 +35,8 @@ export function AppRoutes() {
       <Suspense fallback={<Loading />}>
         <Routes>
           <Route path="/auth/*" element={<AuthRoutes />} />
+          {/* The link of the e-mail inviting a person with an account to join a practice; signed in or not. */}
+          <Route path="/invitation" element={<InvitationPage />} />
           <Route path="/tablet/*" element={<PageNotFound />} />
           <Route path="/*" element={<PortalRoutes />} />
         </Routes>

@@ -1,56 +1,37 @@
 import "./first-path";
 import { StrictMode } from "react";
-import { flushSync } from "react-dom";
-import { createRoot, type Root } from "react-dom/client";
-import { TabletShell } from "./tablet/tablet-shell";
+import { createRoot } from "react-dom/client";
+import { TABLET_BOOT_ID } from "@core-care/schema/paths";
+import { primeHandover } from "./tablet/handover";
+import TabletRoutes from "./tablet/routes";
 import "./ui/theme.css";
 // One stylesheet for the whole tablet, loaded with the page: the runner never waits for a second one.
 import "./survey-ui/survey-ui.css";
 
-function Frame({ failed = false }: { failed?: boolean }) {
-  return (
-    <TabletShell>
-      <main className="tablet-main">
-        {failed ? (
-          <div className="tablet-message" role="alert">
-            <h1>The page could not be loaded</h1>
-            <p>Please check the connection and reload the page.</p>
-          </div>
-        ) : (
-          <p className="tablet-loading" aria-busy="true">
-            Loading…
-          </p>
-        )}
-      </main>
-    </TabletShell>
-  );
-}
-
-async function showRoutes(root: Root): Promise<void> {
-  try {
-    const { default: TabletRoutes } = await import("./tablet/routes");
-    root.render(
+// The tablet's own page. Every file it needs is named in the page (module preloads), so they load in
+// parallel. On a page load with a patient credential the hand-over and the survey come in the page too
+// (./tablet/boot.ts): the page then waits for the hand-over's local work (its key, the stored copy) and
+// renders the first question as its first frame; otherwise it renders at once and shows its loading
+// state while the hand-over is asked of the server.
+const container = document.getElementById("root");
+if (container) {
+  const carried = document.getElementById(TABLET_BOOT_ID) !== null;
+  const handover = primeHandover();
+  const render = () =>
+    createRoot(container).render(
       <StrictMode>
         <TabletRoutes />
       </StrictMode>,
     );
-  } catch {
-    root.render(<Frame failed />);
+  if (carried) {
+    // Local work only, but a page never stays blank on it: after a second the loading state shows.
+    void Promise.race([handover, new Promise((done) => setTimeout(done, 1000))]).then(render, render);
+  } else {
+    render();
   }
 }
 
-// The tablet's own page (issue 5: first content on an old tablet). Its frame is painted before
-// anything else is loaded; the routes, the runner and the HTTP client follow and replace it.
-const container = document.getElementById("root");
-if (container) {
-  const root = createRoot(container);
-  flushSync(() => root.render(<Frame />));
-  // A task queued from an animation frame runs once that frame is painted.
-  if (document.hidden) void showRoutes(root);
-  else requestAnimationFrame(() => setTimeout(() => void showRoutes(root), 0));
-}
-
-// Lets /tablet pages load without the network and resume from the stored session (issue 5).
+// Lets /tablet pages load without the network and resume from the stored session.
 if (import.meta.env.PROD && "serviceWorker" in navigator) {
   window.addEventListener("load", () => {
     navigator.serviceWorker.register("/tablet-sw.js", { scope: "/tablet" }).catch((error: unknown) => {

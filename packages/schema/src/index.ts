@@ -20,6 +20,11 @@ export {
   ROLE_NAMES,
   RolesSchema,
   hasRole,
+  effectiveRoles,
+  grantableRoles,
+  canManageUser,
+  isRoleChangeAllowed,
+  keepHiddenRoles,
   parseRolesText,
   roleNames,
   type RoleName,
@@ -71,6 +76,8 @@ export {
   type ReportSummary,
 } from "./report.js";
 export {
+  UsersMaySchema,
+  type UsersMay,
   TenantSettingsSchema,
   TenantSchema,
   TenantUpdateSchema,
@@ -103,6 +110,14 @@ export {
   CreateUserRequestSchema,
   TestUserCreateRequestSchema,
   UpdateUserRequestSchema,
+  UserInvitedSchema,
+  InvitationAcceptRequestSchema,
+  InvitationAcceptResponseSchema,
+  InvitationLookupRequestSchema,
+  InvitationLookupResponseSchema,
+  type InvitationAcceptRequest,
+  type InvitationLookupResponse,
+  type UserInvited,
   type User,
   type Me,
   type UpdateMeRequest,
@@ -113,6 +128,9 @@ export {
 } from "./user.js";
 export {
   SexSchema,
+  PATIENT_LANGUAGES,
+  PatientLanguageSchema,
+  type PatientLanguage,
   AddressSchema,
   PatientInputSchema,
   PatientSchema,
@@ -134,12 +152,15 @@ export {
   SurveyResultSummarySchema,
   SurveyResultSchema,
   SurveyResultListQuerySchema,
+  ReportDataQuerySchema,
   type Answers,
   type SurveyResultSaveRequest,
   type SurveyResultSaveResponse,
   type SurveyResultSummary,
   type SurveyResult,
   type SurveyResultListQuery,
+  type ReportDataQuery,
+  type ReportDataLine,
 } from "./survey-result.js";
 export { LocationInputSchema, LocationSchema, type LocationInput, type Location } from "./location.js";
 export {
@@ -175,11 +196,50 @@ export {
   TeleAwvSubmitRequestSchema,
   AwvInvitationSchema,
   OkResponseSchema,
+  TeleAwvDraftSchema,
+  TeleAwvDraftSavedSchema,
+  TeleAwvLinkSchema,
+  TeleAwvSubmitResponseSchema,
+  type TeleAwvDraft,
+  type TeleAwvLink,
+  type TeleAwvSubmitResponse,
   type SendAwvEmailRequest,
   type TeleAwvSubmitRequest,
   type AwvInvitation,
 } from "./awv.js";
 export { SafetyAlertSchema, type SafetyAlert } from "./alert.js";
-export { AuditEventSchema, AuditListQuerySchema, type AuditEvent } from "./audit.js";
+export {
+  AuditEventSchema,
+  AuditFilterSchema,
+  AuditListQuerySchema,
+  type AuditEvent,
+  type AuditFilter,
+} from "./audit.js";
 export { FieldErrorSchema, ErrorResponseSchema, type FieldError, type ErrorResponse } from "./error.js";
 export { ETHNICITIES, RACES, US_STATE_NAMES, US_STATES } from "./lists.js";
+export {
+  HandoverRequestSchema,
+  TabletHandoverSchema,
+  StaffReturnRequestSchema,
+  HandoverEndQuerySchema,
+  type HandoverRequest,
+  type TabletHandover,
+  type StaffReturnRequest,
+} from "./tablet.js";
+export {
+  TotpCodeSchema,
+  TotpCodeRequestSchema,
+  SecondFactorNeededSchema,
+  TotpEnrolmentSchema,
+  TotpStatusSchema,
+  RecoveryCodesSchema,
+  SignInEnrolledSchema,
+  TotpOffRequestSchema,
+  type TotpCodeRequest,
+  type SecondFactorNeeded,
+  type TotpEnrolment,
+  type TotpStatus,
+  type RecoveryCodes,
+  type SignInEnrolled,
+  type TotpOffRequest,
+} from "./totp.js";

@@ -5,3 +5,10 @@
 export function isTabletPath(path: string): boolean {
   return /^\/tablet(?:[/?#]|$)/.test(path);
 }
+
+/**
+ * The id of the `<script type="application/json">` block in which the server puts, on the tablet's page
+ * for a patient credential, the hand-over and its survey, so the page shows the first question without
+ * asking for them.
+ */
+export const TABLET_BOOT_ID = "tablet-boot";

@@ -4,6 +4,14 @@ import { DocumentIdSchema, EmailSchema, NameSchema, ObjectIdSchema, TimestampSch
 
 export const SexSchema = z.enum(["F", "M", "U"]);
 
+/**
+ * The languages patients can read the patient screens, the built-in surveys and the invitation e-mail
+ * in. Staff screens stay in English.
+ */
+export const PATIENT_LANGUAGES = ["en", "es"] as const;
+export const PatientLanguageSchema = z.enum(PATIENT_LANGUAGES);
+export type PatientLanguage = z.infer<typeof PatientLanguageSchema>;
+
 const optionalText = (max: number) =>
   z.preprocess((v) => (v === "" || v === null ? undefined : v), z.string().trim().max(max).optional());
 
@@ -28,6 +36,10 @@ export const PatientInputSchema = z.object({
   ethnicity: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.enum(ETHNICITIES).optional()),
   race: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.enum(RACES).optional()),
   locationId: z.preprocess((v) => (v === "" || v === null ? undefined : v), ObjectIdSchema.optional()),
+  preferredLanguage: z.preprocess(
+    (v) => (v === "" || v === null ? undefined : v),
+    PatientLanguageSchema.optional(),
+  ),
 });
 export type PatientInput = z.infer<typeof PatientInputSchema>;
 

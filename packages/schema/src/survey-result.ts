@@ -53,3 +53,21 @@ export const SurveyResultListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
 });
 export type SurveyResultListQuery = z.infer<typeof SurveyResultListQuerySchema>;
+
+/** Query of GET /api/surveyresults/report: the period, and whether the report keeps protected fields. */
+export const ReportDataQuerySchema = z.object({
+  duration: DurationSchema.default(5),
+  clinical: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((value) => value === "true"),
+});
+export type ReportDataQuery = z.infer<typeof ReportDataQuerySchema>;
+
+/**
+ * One line of GET /api/surveyresults/report (newline-delimited JSON): a result with its answers, then
+ * one `end` line with the count; a stream without its `end` line was cut short.
+ */
+export type ReportDataLine =
+  | { type: "result"; result: Partial<SurveyResult> & Pick<SurveyResult, "id" | "answers"> }
+  | { type: "end"; count: number; duration: string };

@@ -85,3 +85,26 @@ describe("QuestionSchema", () => {
     expect(result.error?.issues[0]?.path).toEqual(["type"]);
   });
 });
+
+describe("translations", () => {
+  test("keep the texts of each language and drop anything but texts", () => {
+    const q = QuestionSchema.parse({
+      id: "q1",
+      type: "radio",
+      fieldName: "smoker",
+      title: "Do you smoke?",
+      translations: { es: { title: "¿Fuma?", fieldName: "fuma" } },
+      choices: [{ value: "yes", label: "Yes", translations: { es: { label: "Sí", value: "si" } } }],
+    });
+    expect(q.translations).toEqual({ es: { title: "¿Fuma?" } });
+    expect(q.choices?.[0]).toEqual({ value: "yes", label: "Yes", translations: { es: { label: "Sí" } } });
+  });
+
+  test("refuse a key that is not a language code", () => {
+    const result = SurveySchema.safeParse({
+      id: "64a1c0de00000000000000ff",
+      translations: { "<script>": { title: "x" } },
+    });
+    expect(result.success).toBe(false);
+  });
+});

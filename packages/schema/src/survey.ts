@@ -38,6 +38,22 @@ export const ConditionSchema = z.object({
 });
 export type Condition = z.infer<typeof ConditionSchema>;
 
+/** A language code of a translation: `es`, `es-MX`, `fr`. */
+export const LanguageCodeSchema = z
+  .string()
+  .regex(/^[a-z]{2,3}(-[A-Z]{2})?$/, "Must be a language code such as es.");
+
+/**
+ * The texts of one survey element in other languages, keyed by language code. Texts only: values, field
+ * names and conditions are shared by every language, so the answers stored are the same whichever one
+ * the patient read. A missing or blank text falls back to the element's own.
+ */
+function translationsOf<T extends z.ZodRawShape>(texts: T) {
+  return z.record(LanguageCodeSchema, z.object(texts).partial()).optional();
+}
+
+const text = (max: number) => z.string().max(max);
+
 /** Choice values travel as text; numeric values of older definitions are read as their text. */
 const ChoiceValueSchema = z.union([z.string().max(500), z.number().transform(String)]);
 
@@ -46,6 +62,7 @@ export const ChoiceSchema = z.object({
   value: ChoiceValueSchema,
   label: z.string().max(2000),
   fieldName: z.string().max(200).optional(),
+  translations: translationsOf({ label: text(2000) }),
 });
 export type Choice = z.infer<typeof ChoiceSchema>;
 
@@ -86,6 +103,15 @@ export interface Question {
   max?: number | undefined;
   noneValue?: string | undefined;
   requiredMessage?: string | undefined;
+  translations?: Record<string, QuestionTexts> | undefined;
+}
+
+/** The texts of a question that a translation gives. */
+export interface QuestionTexts {
+  title?: string | undefined;
+  help?: string | undefined;
+  placeholder?: string | undefined;
+  requiredMessage?: string | undefined;
 }
 
 export const QuestionSchema: z.ZodType<Question, unknown> = z.lazy(() =>
@@ -105,11 +131,21 @@ export const QuestionSchema: z.ZodType<Question, unknown> = z.lazy(() =>
     max: z.number().optional(),
     noneValue: ChoiceValueSchema.optional(),
     requiredMessage: z.string().max(500).optional(),
+    translations: translationsOf({
+      title: text(10_000),
+      help: text(10_000),
+      placeholder: text(500),
+      requiredMessage: text(500),
+    }),
   }),
 );
 
 /** A survey section (SPEC 3: id and title). */
-export const SectionSchema = z.object({ id: ElementIdSchema, title: z.string().max(500).default("") });
+export const SectionSchema = z.object({
+  id: ElementIdSchema,
+  title: z.string().max(500).default(""),
+  translations: translationsOf({ title: text(500) }),
+});
 export type Section = z.infer<typeof SectionSchema>;
 
 /** A survey page (SPEC 3: title defaults to 'Unnamed page'). */
@@ -119,6 +155,7 @@ export const PageSchema = z.object({
   section: z.string().max(64).optional(),
   conditions: z.array(ConditionSchema).max(100).default([]),
   questions: z.array(QuestionSchema).max(500).default([]),
+  translations: translationsOf({ title: text(500) }),
 });
 export type Page = z.infer<typeof PageSchema>;
 
@@ -135,6 +172,7 @@ export const SurveySchema = z.object({
   pages: z.array(PageSchema).max(500).default([]),
   version: VersionSchema.default(0),
   submitLabel: z.string().max(100).optional(),
+  translations: translationsOf({ title: text(500), description: text(10_000), submitLabel: text(100) }),
 });
 export type Survey = z.infer<typeof SurveySchema>;
 

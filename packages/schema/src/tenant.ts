@@ -1,11 +1,27 @@
 import { z } from "zod";
 import { EmailSchema, NameSchema, TenantIdSchema } from "./common.js";
 
-/** Per-tenant switches (SPEC 2, 4: the Tele-AWV e-mail form and the alternate falls questions). */
+/**
+ * What a practice lets its plain users do beyond their defaults (the permission table's `usersIf`):
+ * deleting patients and results, resending deliveries, acknowledging safety alerts. Admins always may.
+ */
+export const UsersMaySchema = z.object({
+  deleteRecords: z.boolean().default(false),
+  resendDeliveries: z.boolean().default(false),
+  acknowledgeAlerts: z.boolean().default(false),
+});
+export type UsersMay = z.infer<typeof UsersMaySchema>;
+
+/**
+ * Per-tenant switches (SPEC 2, 4: the Tele-AWV e-mail form and the alternate falls questions), what
+ * plain users may do, and whether the practice's admins must sign in with a second factor.
+ */
 export const TenantSettingsSchema = z.object({
   teleAwvEmail: z.boolean().default(false),
   alternateFalls: z.boolean().default(false),
   safetyAlertEmail: EmailSchema.optional(),
+  usersMay: UsersMaySchema.optional(),
+  requireAdminTotp: z.boolean().optional(),
 });
 export type TenantSettings = z.infer<typeof TenantSettingsSchema>;
 

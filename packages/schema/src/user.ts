@@ -68,3 +68,41 @@ export const UpdateUserRequestSchema = z.object({
   roles: RolesSchema,
 });
 export type UpdateUserRequest = z.infer<typeof UpdateUserRequestSchema>;
+
+/** Answer of POST /api/users for a person who already has an account: an invitation went to them. */
+export const UserInvitedSchema = z.object({ invited: z.literal(true), email: z.string() });
+export type UserInvited = z.infer<typeof UserInvitedSchema>;
+
+/** The token of an invitation e-mail's link. */
+const InvitationTokenSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{32,128}$/, "Must be the token of the invitation's link.");
+
+/** Body of POST /api/users/invitations/lookup: the token of the invitation e-mail's link. */
+export const InvitationLookupRequestSchema = z.object({ token: InvitationTokenSchema });
+
+/**
+ * Body of POST /api/users/invitations/accept: the token, and for a new account the password it chooses
+ * (with its confirmation); an existing account's password is not asked and stays as it is.
+ */
+export const InvitationAcceptRequestSchema = z.object({
+  token: InvitationTokenSchema,
+  password: z.preprocess((v) => (v === "" || v === null ? undefined : v), NewPasswordSchema.optional()),
+  confirmPassword: z.string().max(1024).optional(),
+});
+export type InvitationAcceptRequest = z.infer<typeof InvitationAcceptRequestSchema>;
+
+/** Answer of POST /api/users/invitations/accept: the practice joined. */
+export const InvitationAcceptResponseSchema = z.object({
+  tenant: z.object({ id: TenantIdSchema, name: z.string() }),
+});
+
+/**
+ * Answer of POST /api/users/invitations/lookup: the practice offered and whether the invitation makes a
+ * new account, which then chooses its password (its e-mail shown, to sign in with later).
+ */
+export const InvitationLookupResponseSchema = InvitationAcceptResponseSchema.extend({
+  newAccount: z.boolean(),
+  email: z.string().optional(),
+});
+export type InvitationLookupResponse = z.infer<typeof InvitationLookupResponseSchema>;

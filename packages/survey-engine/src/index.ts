@@ -6,11 +6,14 @@ export type {
   EvalContext,
   EvalTenant,
   JoinType,
+  MessageId,
   Page,
   Question,
+  QuestionTexts,
   QuestionType,
   Section,
   Survey,
+  Translations,
   ValidationCode,
   ValidationIssue,
 } from "./types.js";
@@ -37,10 +40,12 @@ export {
 export { nextPageIndex, previousPageIndex, pruneHiddenAnswers, shouldDisplayPage } from "./navigation.js";
 export { formatMessage, MESSAGES } from "./messages.js";
 export { validatePage, validateSurvey } from "./validation.js";
+export { localizeSurvey, missingTranslations, SOURCE_LANGUAGE } from "./translations.js";
 export { formatPhone } from "./phone.js";
 export { formToJson, jsonToForm } from "./form-to-json.js";
-export { PROTECTED_FIELD_NAMES, protectedFields } from "./protected-fields.js";
+export { PROTECTED_FIELD_NAMES, protectedFields, withoutFields } from "./protected-fields.js";
 export { sortSurveys } from "./sort-surveys.js";
+export { ageOn, patientGlobals } from "./patient-globals.js";
 export { DURATION_FILTERS, durationStart } from "./duration.js";
 export type { DurationFilter } from "./duration.js";
 export { createCondition, createPage, createQuestion, createSurvey, DEFAULTS } from "./factories.js";

@@ -1,3 +1,5 @@
+import type { MessageId } from "./types.js";
+
 /**
  * Every English text the engine's issues carry. The first five are the spec's exact wording (SPEC 5,
  * note the two spaces in `painLocationRequired`); `{name}`-style placeholders are filled by `formatMessage`.
@@ -16,7 +18,8 @@ export const MESSAGES = {
   aboveMax: "Please enter a value of at most {max}.",
   invalidEmail: "Please enter a valid e-mail address.",
   invalidDate: "Please enter a valid date (YYYY-MM-DD).",
-} as const;
+  invalidPhone: "Please enter digits only.",
+} as const satisfies Record<MessageId, string>;
 
 /** Replaces each `{key}` in a message with `params[key]`; unknown keys stay as written. */
 export function formatMessage(template: string, params: Readonly<Record<string, string | number>>): string {

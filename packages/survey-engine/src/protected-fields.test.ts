@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { PROTECTED_FIELD_NAMES, protectedFields } from "./protected-fields.js";
+import { PROTECTED_FIELD_NAMES, protectedFields, withoutFields } from "./protected-fields.js";
 import type { Page } from "./types.js";
 
 describe("protectedFields", () => {
@@ -46,5 +46,28 @@ describe("protectedFields", () => {
     };
     const fields = protectedFields({ pages: [page] });
     expect(fields).toEqual([...PROTECTED_FIELD_NAMES, "nickname", "emergency.phone"]);
+  });
+});
+
+describe("withoutFields", () => {
+  test("removes each dotted path at any depth and inside arrays, leaving the input unchanged", () => {
+    const data = {
+      results: [
+        {
+          id: "r1",
+          patientId: "p1",
+          answers: { firstName: "Ann", address: { city: "X", note: "keep" }, w: 70 },
+        },
+        { id: "r2", answers: { nested: { firstName: "Bo" } } },
+      ],
+    };
+    const copy = JSON.parse(JSON.stringify(data)) as unknown;
+    expect(withoutFields(data, ["firstName", "address.city", "patientId"])).toEqual({
+      results: [
+        { id: "r1", answers: { address: { note: "keep" }, w: 70 } },
+        { id: "r2", answers: { nested: {} } },
+      ],
+    });
+    expect(data).toEqual(copy);
   });
 });

@@ -14,7 +14,7 @@ describe("README example", () => {
     const context = { answers: { pain: { where: "  " } }, age: 70 };
     expect(shouldDisplayPage(page, context)).toBe(true);
     expect(validatePage(page, context.answers, context)).toEqual([
-      { code: "required", field: "pain.where", message: "This field is required." },
+      { code: "required", field: "pain.where", message: "This field is required.", messageId: "required" },
     ]);
     expect(shouldDisplayPage(page, { ...context, age: 50 })).toBe(false);
   });

@@ -17,11 +17,27 @@ export interface Condition {
   joinType?: JoinType;
 }
 
+/**
+ * Texts of a survey element in other languages, keyed by language code (`es`). Only texts are
+ * translated: values, field names and conditions are the same in every language, so stored answers are.
+ * A text missing in a language falls back to the element's own (English) text.
+ */
+export type Translations<T> = Record<string, T>;
+
 /** One option of a select, radio or checkbox question. A checkbox choice with its own `fieldName` stores its value there. */
 export interface Choice {
   value: string;
   label: string;
   fieldName?: string;
+  translations?: Translations<{ label?: string }>;
+}
+
+/** The texts of a question that a translation may give. */
+export interface QuestionTexts {
+  title?: string;
+  help?: string;
+  placeholder?: string;
+  requiredMessage?: string;
 }
 
 /** Every question type the engine knows. */
@@ -62,12 +78,14 @@ export interface Question {
   noneValue?: string;
   /** Replaces `MESSAGES.required` when this required question has no answer. */
   requiredMessage?: string;
+  translations?: Translations<QuestionTexts>;
 }
 
 /** A titled section that pages refer to by id. */
 export interface Section {
   id: string;
   title: string;
+  translations?: Translations<{ title?: string }>;
 }
 
 /** A page; it shows only when its `conditions` hold. */
@@ -77,6 +95,7 @@ export interface Page {
   section?: string;
   conditions: Condition[];
   questions: Question[];
+  translations?: Translations<{ title?: string }>;
 }
 
 /** A survey definition. */
@@ -90,6 +109,7 @@ export interface Survey {
   version: number;
   /** Label of the button on the last page; runners default to 'Submit'. */
   submitLabel?: string;
+  translations?: Translations<{ title?: string; description?: string; submitLabel?: string }>;
 }
 
 /** Answers as nested JSON: the answer to `pain.hadPain` lives at `answers.pain.hadPain`. */
@@ -118,11 +138,36 @@ export type ValidationCode =
   | "invalidNumber"
   | "outOfRange"
   | "invalidEmail"
-  | "invalidDate";
+  | "invalidDate"
+  | "invalidPhone";
 
 /** One validation problem of one field (its full dotted path). */
 export interface ValidationIssue {
   code: ValidationCode;
   field: string;
+  /** The English text: the `MESSAGES` entry `messageId` filled with `params`, or the question's own message. */
   message: string;
+  /**
+   * The `MESSAGES` entry the text came from, for apps that show it in another language; absent when the
+   * text is the question's own `requiredMessage`, which a survey translation gives instead.
+   */
+  messageId?: MessageId;
+  /** The values of the message's `{name}` placeholders. */
+  params?: Readonly<Record<string, string | number>>;
 }
+
+/** The key of an engine message (see `MESSAGES`). */
+export type MessageId =
+  | "required"
+  | "fieldRequired"
+  | "dietRequired"
+  | "householdRequired"
+  | "painLocationRequired"
+  | "noneExclusive"
+  | "invalidNumber"
+  | "outOfRange"
+  | "belowMin"
+  | "aboveMax"
+  | "invalidEmail"
+  | "invalidDate"
+  | "invalidPhone";

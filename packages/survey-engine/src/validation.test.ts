@@ -49,7 +49,7 @@ describe("validatePage", () => {
   ])("reports a required %s answered %j", (type, value) => {
     const question = q(type, "field", { required: true, choices: yesNo });
     expect(validatePage(pageOf(question), { field: value })).toEqual([
-      { code: "required", field: "field", message: "This field is required." },
+      { code: "required", field: "field", message: "This field is required.", messageId: "required" },
     ]);
   });
 
@@ -76,7 +76,7 @@ describe("validatePage", () => {
   test("reports a required checkbox group with nothing chosen", () => {
     const question = q("checkbox", "colors", { required: true, choices: yesNo });
     expect(validatePage(pageOf(question), { colors: [] })).toEqual([
-      { code: "required", field: "colors", message: MESSAGES.required },
+      { code: "required", field: "colors", message: MESSAGES.required, messageId: "required" },
     ]);
     expect(validatePage(pageOf(question), { colors: ["yes"] })).toEqual([]);
   });
@@ -104,7 +104,7 @@ describe("validatePage", () => {
       fields: [q("text", "street", { required: true }), q("html", "note")],
     });
     expect(validatePage(pageOf(group), { address: { street: " " } })).toEqual([
-      { code: "required", field: "address.street", message: MESSAGES.required },
+      { code: "required", field: "address.street", message: MESSAGES.required, messageId: "required" },
     ]);
     expect(validatePage(pageOf(group), { address: { street: "1 Main St" } })).toEqual([]);
   });
@@ -151,6 +151,8 @@ describe("validatePage", () => {
           code: "noneExclusive",
           field: "allergies",
           message: 'Please choose either "No known allergies" or other options, not both.',
+          messageId: "noneExclusive",
+          params: { none: "No known allergies" },
         },
       ]);
     });
@@ -168,6 +170,10 @@ describe("validatePage", () => {
     [{ type: "date" }, "2026-02-30", "invalidDate"],
     [{ type: "date" }, "21/11/2026", "invalidDate"],
     [{ type: "date" }, "2024-02-29", null],
+    [{ type: "phone" }, "abc", "invalidPhone"],
+    [{ type: "phone" }, "555-12a-4567", "invalidPhone"],
+    [{ type: "phone" }, "555-123-4567", null],
+    [{ type: "phone" }, "12345", null],
   ])("checks the format of %j answered %j", (extra, value, code) => {
     const question = { ...q("text", "f"), ...extra };
     const issues = validatePage(pageOf(question), { f: value });
@@ -180,6 +186,23 @@ describe("validatePage", () => {
     expect(message({ min: 1, max: 5 }, 9)).toBe("Please enter a value from 1 to 5.");
     expect(message({ min: 1 }, 0)).toBe("Please enter a value of at least 1.");
     expect(message({ max: 5 }, 9)).toBe("Please enter a value of at most 5.");
+  });
+
+  test("names the message and its values so an app can word it in the patient's language", () => {
+    const [range] = validatePage(pageOf(q("number", "n", { min: 1, max: 5 })), { n: 9 });
+    expect(range).toMatchObject({ messageId: "outOfRange", params: { min: 1, max: 5 } });
+    const [phone] = validatePage(pageOf(q("phone", "p")), { p: "call me" });
+    expect(phone).toEqual({
+      code: "invalidPhone",
+      field: "p",
+      message: "Please enter digits only.",
+      messageId: "invalidPhone",
+    });
+  });
+
+  test("gives a question's own required message without a message id", () => {
+    const [own] = validatePage(pageOf(q("text", "t", { required: true, requiredMessage: "Tell us." })), {});
+    expect(own).toEqual({ code: "required", field: "t", message: "Tell us." });
   });
 
   test("lists issues in page order", () => {

@@ -2,10 +2,41 @@ import { getAnswer } from "./answers.js";
 import { evaluateConditions, hasResponse } from "./conditions.js";
 import { formatMessage, MESSAGES } from "./messages.js";
 import { hasChoiceFields, isQuestionVisible, questionPath, selectedValues } from "./questions.js";
-import type { Answers, EvalContext, Page, Question, Survey, ValidationIssue } from "./types.js";
+import type {
+  Answers,
+  EvalContext,
+  MessageId,
+  Page,
+  Question,
+  Survey,
+  ValidationCode,
+  ValidationIssue,
+} from "./types.js";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+// SPEC 5: phone numbers are digits only; `formatPhone` adds the hyphens.
+const PHONE = /^[0-9]+(-[0-9]+)*$/;
+
+/** An issue whose text is the engine message `id` filled with `params`. */
+function issue(
+  code: ValidationCode,
+  field: string,
+  id: MessageId,
+  params?: Readonly<Record<string, string | number>>,
+): ValidationIssue {
+  const message = params === undefined ? MESSAGES[id] : formatMessage(MESSAGES[id], params);
+  return params === undefined
+    ? { code, field, message, messageId: id }
+    : { code, field, message, messageId: id, params };
+}
+
+/** A required-answer issue: the question's own message when it has one, else the engine's. */
+function requiredIssue(code: ValidationCode, question: Question, field: string): ValidationIssue {
+  return question.requiredMessage === undefined
+    ? issue(code, field, "required")
+    : { code, field, message: question.requiredMessage };
+}
 
 function isValidDate(text: string): boolean {
   const match = ISO_DATE.exec(text);
@@ -26,13 +57,9 @@ function rangeIssue(question: Question, field: string, value: number): Validatio
   const low = min !== undefined && value < min;
   const high = max !== undefined && value > max;
   if (!low && !high) return undefined;
-  const message =
-    min !== undefined && max !== undefined
-      ? formatMessage(MESSAGES.outOfRange, { min, max })
-      : min !== undefined
-        ? formatMessage(MESSAGES.belowMin, { min })
-        : formatMessage(MESSAGES.aboveMax, { max: max as number });
-  return { code: "outOfRange", field, message };
+  if (min !== undefined && max !== undefined) return issue("outOfRange", field, "outOfRange", { min, max });
+  if (min !== undefined) return issue("outOfRange", field, "belowMin", { min });
+  return issue("outOfRange", field, "aboveMax", { max: max as number });
 }
 
 function checkboxIssues(
@@ -45,43 +72,42 @@ function checkboxIssues(
   const isGroupRule = hasChoiceFields(question) || question.noneValue !== undefined;
   if (selected.length === 0) {
     if (!question.required) return [];
-    const message = question.requiredMessage ?? MESSAGES.required;
-    return [{ code: isGroupRule ? "groupRequired" : "required", field, message }];
+    return [requiredIssue(isGroupRule ? "groupRequired" : "required", question, field)];
   }
   const none = question.noneValue;
   if (none !== undefined && selected.includes(none) && selected.length > 1) {
+    if (question.requiredMessage !== undefined)
+      return [{ code: "noneExclusive", field, message: question.requiredMessage }];
     const label = question.choices?.find((choice) => choice.value === none)?.label ?? none;
-    const message = question.requiredMessage ?? formatMessage(MESSAGES.noneExclusive, { none: label });
-    return [{ code: "noneExclusive", field, message }];
+    return [issue("noneExclusive", field, "noneExclusive", { none: label })];
   }
   return [];
 }
 
 function valueIssues(question: Question, value: unknown, field: string): ValidationIssue[] {
-  if (!hasResponse(value)) {
-    const message = question.requiredMessage ?? MESSAGES.required;
-    return question.required ? [{ code: "required", field, message }] : [];
-  }
+  if (!hasResponse(value)) return question.required ? [requiredIssue("required", question, field)] : [];
   switch (question.type) {
     case "number":
     case "scale": {
       const number = toNumber(value);
-      if (!Number.isFinite(number))
-        return [{ code: "invalidNumber", field, message: MESSAGES.invalidNumber }];
-      const issue = rangeIssue(question, field, number);
-      return issue === undefined ? [] : [issue];
+      if (!Number.isFinite(number)) return [issue("invalidNumber", field, "invalidNumber")];
+      const range = rangeIssue(question, field, number);
+      return range === undefined ? [] : [range];
     }
     case "email":
       return typeof value === "string" && EMAIL.test(value.trim())
         ? []
-        : [{ code: "invalidEmail", field, message: MESSAGES.invalidEmail }];
+        : [issue("invalidEmail", field, "invalidEmail")];
     case "date":
       return typeof value === "string" && isValidDate(value.trim())
         ? []
-        : [{ code: "invalidDate", field, message: MESSAGES.invalidDate }];
+        : [issue("invalidDate", field, "invalidDate")];
+    case "phone":
+      return typeof value === "string" && PHONE.test(value.trim())
+        ? []
+        : [issue("invalidPhone", field, "invalidPhone")];
     case "text":
     case "textarea":
-    case "phone":
     case "select":
     case "radio":
     case "yesno":

@@ -1,5 +1,6 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
@@ -8,7 +9,12 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg
 import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
-import { PgliteThread, PgliteThreadConnection, type PgliteThreadOptions } from "./pglite-thread.js";
+import {
+  PgliteSession,
+  PgliteThread,
+  PgliteThreadConnection,
+  type PgliteThreadOptions,
+} from "./pglite-thread.js";
 import * as schema from "./schema.js";
 
 export { schema };
@@ -34,6 +40,18 @@ export const executeOn =
 /** The rows of a raw `db.execute` query (node-postgres answers `{ rows }`). */
 export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
+export interface PoolState {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+const poolStateOf = (pool: pg.Pool): PoolState => ({
+  total: pool.totalCount,
+  idle: pool.idleCount,
+  waiting: pool.waitingCount,
+});
+
 export interface Database {
   db: Db;
   kind: "pglite" | "postgres";
@@ -41,6 +59,15 @@ export interface Database {
   execute: Execute;
   /** Subscribes to NOTIFY on a channel; see `Subscriber` for what it reports. */
   listen(channel: string, subscriber: Subscriber): Promise<Unlisten>;
+  /**
+   * Runs `work` while no other process on this database runs work under the same lock: start-up
+   * steps (migrations, the first seed) of several servers starting at once on one PostgreSQL.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
+  /** The connection pool's state now: connections open, idle among them, and requests waiting for one. */
+  poolState(): PoolState;
+  /** Answers whether the database takes statements and holds every migration this build knows. */
+  ready(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -69,6 +96,28 @@ export interface OpenDatabaseOptions {
    * listener node-postgres would crash the process; the pool replaces the connection on next use.
    */
   onIdleError?: (err: Error) => void;
+  /** Told what the opening is doing (the first open of an embedded database takes a while). */
+  onProgress?: (message: string) => void;
+  /** Told the text of every statement sent (tests check each statement's tenant routing). */
+  onStatement?: (text: string) => void;
+}
+
+/** A node-postgres client class that reports each statement's text before sending it. */
+function reporting(
+  Base: typeof pg.Client,
+  onStatement: ((text: string) => void) | undefined,
+): typeof pg.Client {
+  if (onStatement === undefined) return Base;
+  class ReportingClient extends Base {
+    // node-postgres's query has many overloads; every form names the statement first.
+    override query(...args: unknown[]): never {
+      const first = args[0] as string | { text?: string } | undefined;
+      const text = typeof first === "string" ? first : first?.text;
+      if (text !== undefined) onStatement?.(text);
+      return (super.query as (...a: unknown[]) => never)(...args);
+    }
+  }
+  return ReportingClient;
 }
 
 const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "drizzle");
@@ -78,17 +127,65 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   return options.databaseUrl !== undefined ? openServer(options.databaseUrl, options) : openPglite(options);
 }
 
-/** The drizzle database on a node-postgres pool, migrated; the pool is ended if migrating fails. */
-async function migrated(pool: pg.Pool): Promise<Db> {
+/**
+ * The advisory lock key of start-up work (two 32-bit halves; any fixed pair no other software on the
+ * database uses).
+ */
+const STARTUP_LOCK = [0x436f7265, 0x43617265] as const;
+
+/** Runs `work` holding the start-up advisory lock on a connection of its own. */
+async function underAdvisoryLock<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query("select pg_advisory_lock($1, $2)", [...STARTUP_LOCK]);
+    try {
+      return await work(client);
+    } finally {
+      await client.query("select pg_advisory_unlock($1, $2)", [...STARTUP_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * The drizzle database on a node-postgres pool, migrated; the pool is ended if migrating fails.
+ * Several servers starting at once on one database migrate one after another, under the lock.
+ */
+async function migrated(pool: pg.Pool, onProgress: (message: string) => void): Promise<Db> {
   const db = drizzlePg(pool, { schema });
   try {
-    await migratePg(db, { migrationsFolder });
+    onProgress("applying the database migrations");
+    await underAdvisoryLock(pool, (client) => migratePg(drizzlePg(client, { schema }), { migrationsFolder }));
   } catch (err) {
     await pool.end();
     throw err;
   }
   return db;
 }
+
+/** The number of migrations this build carries (drizzle's journal). */
+async function knownMigrations(): Promise<number> {
+  const journal = JSON.parse(await readFile(join(migrationsFolder, "meta", "_journal.json"), "utf8")) as {
+    entries: unknown[];
+  };
+  return journal.entries.length;
+}
+
+/** Whether the database answers and has applied at least every migration this build knows. */
+async function readyOn(pool: pg.Pool): Promise<boolean> {
+  try {
+    const [known, applied] = await Promise.all([
+      knownMigrations(),
+      pool.query<{ n: number }>("select count(*)::int as n from drizzle.__drizzle_migrations"),
+    ]);
+    return (applied.rows[0]?.n ?? 0) >= known;
+  } catch {
+    return false;
+  }
+}
+
+const CONNECT_TIMEOUT_MS = 10_000;
 
 /** Runs statements as named prepared statements: parsed and planned once per pooled connection. */
 function preparedOn(pool: pg.Pool): Execute {
@@ -100,14 +197,23 @@ function preparedOn(pool: pg.Pool): Execute {
 }
 
 async function openServer(url: string, options: OpenDatabaseOptions): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+  // A server that cannot be reached fails a request after this long (503) instead of holding it.
+  const pool = new pg.Pool({
+    connectionString: url,
+    Client: reporting(pg.Client, options.onStatement),
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   pool.on("error", options.onIdleError ?? (() => undefined));
-  const db = await migrated(pool);
+  const db = await migrated(pool, options.onProgress ?? (() => undefined));
   const listeners = new Set<Unlisten>();
   return {
     db,
     kind: "postgres",
     execute: preparedOn(pool),
+    exclusive: (work) => underAdvisoryLock(pool, () => work()),
+    poolState: () => poolStateOf(pool),
+    ready: () => readyOn(pool),
     async listen(channel, subscriber) {
       const unlisten = await listenOnServer(url, channel, subscriber);
       listeners.add(unlisten);
@@ -128,31 +234,54 @@ async function openServer(url: string, options: OpenDatabaseOptions): Promise<Da
  * and prepared statements as on a server, and no statement ever holds up the server's thread.
  */
 async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
+  const onProgress = options.onProgress ?? (() => undefined);
+  const releaseDir = options.pgliteDir === undefined ? () => undefined : lockDataDir(options.pgliteDir);
+  onProgress(
+    options.pgliteDir !== undefined && !existsSync(join(options.pgliteDir, "PG_VERSION"))
+      ? "creating the embedded database (first start only)"
+      : "opening the embedded database",
+  );
   const thread = new PgliteThread({
     ...(options.pgliteDir === undefined ? {} : { dataDir: options.pgliteDir }),
     ...(options.pgliteArchive === undefined ? {} : { loadDataDir: options.pgliteArchive }),
     wasmModule: await pgliteWasmModule(),
   });
   const subscribers = new Map<string, Set<Subscriber>>();
-  const connection = new PgliteThreadConnection(thread, (channel, payload) => {
+  const session = new PgliteSession(thread, (channel, payload) => {
     for (const subscriber of subscribers.get(channel) ?? []) subscriber.onNotify(payload);
   });
-  // PGlite has one session, so one connection; it is kept, never closed for being idle.
-  const config = { connection, max: 1, idleTimeoutMillis: 0 } as pg.PoolConfig;
+  // Each client the pool makes speaks to the one session through a connection of its own: the pool
+  // discards a client after any failed statement and makes the next one at once.
+  class PgliteClient extends pg.Client {
+    constructor(config: pg.ClientConfig = {}) {
+      super({ ...config, connection: new PgliteThreadConnection(session) } as pg.ClientConfig);
+    }
+  }
+  // PGlite has one session, so one client at a time; it is kept, never closed for being idle.
+  const config: pg.PoolConfig = {
+    Client: reporting(PgliteClient, options.onStatement),
+    max: 1,
+    idleTimeoutMillis: 0,
+  };
   const pool = new pg.Pool(config);
   pool.on("error", options.onIdleError ?? (() => undefined));
   let db: Db;
   try {
     await thread.ready;
-    db = await migrated(pool);
+    db = await migrated(pool, onProgress);
   } catch (err) {
     await thread.close().catch(() => undefined);
+    releaseDir();
     throw err;
   }
+  // One process holds the data folder, so its start-up work needs no lock.
   return {
     db,
     kind: "pglite",
     execute: preparedOn(pool),
+    exclusive: (work) => work(),
+    poolState: () => poolStateOf(pool),
+    ready: () => readyOn(pool),
     // The session is the one every statement runs in, so a notification can never be missed.
     async listen(channel, subscriber) {
       let channelSubscribers = subscribers.get(channel);
@@ -169,10 +298,53 @@ async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
       };
     },
     async close() {
-      await pool.end();
-      await thread.close();
+      try {
+        await pool.end();
+        await thread.close();
+      } finally {
+        releaseDir();
+      }
     },
   };
+}
+
+/**
+ * Claims a PGlite data folder for this process, which PGlite itself does not: two processes writing
+ * one folder corrupt it. A lock left by a process that is gone is taken over. Answers the release.
+ */
+export function lockDataDir(dir: string): () => void {
+  const file = `${dir}.lock`;
+  mkdirSync(dirname(file), { recursive: true });
+  for (;;) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: "wx" });
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const holder = Number(readFileSync(file, "utf8").trim());
+      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && processExists(holder)) {
+        throw new Error(
+          `The database in ${dir} is in use by process ${holder}; stop that server first (or set DATABASE_URL).`,
+        );
+      }
+      rmSync(file, { force: true });
+    }
+  }
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    rmSync(file, { force: true });
+  };
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 type WasmModule = NonNullable<PgliteThreadOptions["wasmModule"]>;

@@ -78,32 +78,81 @@ interface ProtocolMessage {
   name: string;
   channel?: string;
   payload?: string;
+  status?: string;
 }
 
 /**
- * A node-postgres connection to a {@link PgliteThread}: what `pg.Client` would write to a socket is
+ * PGlite's one session as node-postgres clients share it, one after another: the order of their
+ * exchanges, the prepared statements it holds, and whether it is inside a transaction. A client that
+ * the pool discards (after any failed statement) must leave the session as a new one would find it.
+ */
+export class PgliteSession {
+  /** Prepared statement names node-postgres tracks per connection: here per session, where they live. */
+  readonly parsedStatements: Record<string, string> = {};
+  /** Every exchange, in order: a run of protocol messages must never interleave with another. */
+  private chain: Promise<void> = Promise.resolve();
+  /** The transaction status of the last ReadyForQuery: I (idle), T (in a transaction), E (failed one). */
+  private status = "I";
+
+  constructor(
+    readonly thread: PgliteThread,
+    private readonly onNotification: (channel: string, payload: string) => void,
+  ) {}
+
+  /** Runs `step` after every exchange queued before it; a failure of one never stops the next. */
+  enqueue(step: () => Promise<void>): Promise<void> {
+    const run = this.chain.then(step);
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Sends one run of frontend messages and hands each backend message to `emit`, in order. */
+  async exchange(data: Uint8Array, emit: (message: ProtocolMessage) => void): Promise<void> {
+    const answer = await this.thread.exec(data);
+    new Parser().parse(Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength), (message) => {
+      const protocolMessage = message as ProtocolMessage;
+      if (message.name === "notification") {
+        this.onNotification(protocolMessage.channel ?? "", protocolMessage.payload ?? "");
+      }
+      if (message.name === "readyForQuery") this.status = protocolMessage.status ?? "I";
+      emit(protocolMessage);
+    });
+  }
+
+  /**
+   * Called when a client leaves: a transaction it left open (it failed or was discarded between BEGIN
+   * and COMMIT) is rolled back, or the next client's statements would run inside it, or fail in it.
+   */
+  async reset(): Promise<void> {
+    if (this.status === "I") return;
+    await this.exchange(serialize.query("ROLLBACK"), () => undefined);
+  }
+}
+
+/**
+ * A node-postgres connection to a {@link PgliteSession}: what `pg.Client` would write to a socket is
  * gathered until the client syncs or flushes, then sent in one exchange, and the answer is parsed into
- * the events `pg.Client` listens for. Notifications go to `onNotification` as well.
+ * the events `pg.Client` listens for. Each client gets a connection of its own, so that a client the
+ * pool discards can never take the next client's listeners or bytes with it.
  */
 export class PgliteThreadConnection extends EventEmitter {
   _connecting = false;
   readonly stream = { destroy: () => this.end() };
-  /** Prepared statement names node-postgres tracks per connection. */
-  parsedStatements: Record<string, string> = {};
   submittedNamedStatements: Record<string, string> = {};
   private gathered: Uint8Array[] = [];
-  private chain: Promise<void> = Promise.resolve();
+  private ended = false;
 
-  constructor(
-    private readonly thread: PgliteThread,
-    private readonly onNotification: (channel: string, payload: string) => void,
-  ) {
+  constructor(private readonly session: PgliteSession) {
     super();
+  }
+
+  get parsedStatements(): Record<string, string> {
+    return this.session.parsedStatements;
   }
 
   connect(): void {
     this._connecting = true;
-    this.thread.ready.then(
+    this.session.thread.ready.then(
       () => process.nextTick(() => this.emit("readyForQuery")),
       (error: unknown) => this.emit("error", error),
     );
@@ -144,18 +193,24 @@ export class PgliteThreadConnection extends EventEmitter {
     this.send();
   }
 
-  /** Ends the client's use of the connection; the pool may connect a new client through it later. */
+  /** Ends the client's use of the session, after its exchanges, leaving no transaction open. */
   end(): void {
+    if (this.ended) return;
+    this.ended = true;
     this.gathered = [];
-    this.chain = this.chain.then(() => {
-      this.emit("end");
-      this.removeAllListeners();
-    });
+    void this.session
+      .enqueue(() => this.session.reset())
+      .catch(() => undefined)
+      .then(() => {
+        this.emit("end");
+        this.removeAllListeners();
+      });
   }
 
   private send(): void {
     const parts = this.gathered;
     this.gathered = [];
+    if (this.ended) return;
     // One buffer of exactly these bytes, handed over to the thread rather than copied.
     const data = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
     let at = 0;
@@ -163,15 +218,12 @@ export class PgliteThreadConnection extends EventEmitter {
       data.set(part, at);
       at += part.length;
     }
-    this.chain = this.chain
-      .then(() => this.thread.exec(data))
-      .then((answer) => {
-        new Parser().parse(Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength), (message) => {
-          const { channel, payload } = message as ProtocolMessage;
-          if (message.name === "notification") this.onNotification(channel ?? "", payload ?? "");
+    this.session
+      .enqueue(() =>
+        this.session.exchange(data, (message) => {
           this.emit(message.name === "error" ? "errorMessage" : message.name, message);
-        });
-      })
+        }),
+      )
       .catch((error: unknown) => {
         this.emit("error", error);
       });

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   date,
   index,
@@ -43,10 +44,34 @@ export const users = pgTable(
     lastName: text("last_name").notNull(),
     passwordHash: text("password_hash").notNull(),
     passwordChangedAt: ts("password_changed_at").notNull().defaultNow(),
+    /** The confirmed TOTP secret (RFC 6238, base32) of the second factor; null when it is off. */
+    totpSecret: text("totp_secret"),
+    /** A secret being set up, until the user proves it with a code. */
+    totpPendingSecret: text("totp_pending_secret"),
+    /** The last 30-second step a code was accepted for: a code is never accepted twice. */
+    totpLastStep: integer("totp_last_step"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex("users_email_key").on(t.email)],
+);
+
+/**
+ * One-time recovery codes of a user's second factor, for when the authenticator is lost. Only a SHA-256
+ * hash of each code is kept (the codes are 60 random bits, so a fast hash is enough); a used code keeps
+ * its row with `used_at` set and is never accepted again. Turning the second factor on replaces them all.
+ */
+export const totpRecoveryCodes = pgTable(
+  "totp_recovery_codes",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    usedAt: ts("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.codeHash] })],
 );
 
 /** Membership of a user in a tenant, with the role flags the user holds there. */
@@ -115,6 +140,8 @@ export const patients = pgTable(
     ethnicity: text("ethnicity"),
     race: text("race"),
     locationId: text("location_id"),
+    /** The language the patient reads (`en`, `es`): their invitation e-mails and patient screens. */
+    preferredLanguage: text("preferred_language"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     deletedAt: ts("deleted_at"),
@@ -346,10 +373,23 @@ export const awvInvitations = pgTable(
     expiresAt: ts("expires_at").notNull(),
     usedAt: ts("used_at"),
     resultId: text("result_id"),
+    /** The language the e-mail was written in and the questionnaire opens in. */
+    language: text("language").notNull().default("en"),
+    /**
+     * The patient's progress, saved as they go so that the same link resumes it; cleared in the commit
+     * that submits it and once the link has expired.
+     */
+    draftAnswers: jsonb("draft_answers").$type<Record<string, unknown>>(),
+    draftPage: integer("draft_page"),
+    draftLanguage: text("draft_language"),
+    draftSavedAt: ts("draft_saved_at"),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex("awv_invitations_token_key").on(t.tokenHash),
+    index("awv_invitations_draft_expiry_idx")
+      .on(t.expiresAt)
+      .where(sql`${t.draftAnswers} is not null`),
   ],
 );
 
@@ -386,7 +426,108 @@ export const auditEvents = pgTable(
     entity: text("entity").notNull(),
     entityId: text("entity_id"),
     ip: text("ip"),
+    /** What changed, without PHI: roles from and to, the end of a hand-over, the route refused. */
+    details: jsonb("details").$type<Record<string, unknown>>(),
     at: ts("at").notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index("audit_events_at_idx").on(t.tenantId, t.at)],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index("audit_events_at_idx").on(t.tenantId, t.at),
+    // The audit log's filters: by the record touched (a patient's records) and by who acted.
+    index("audit_events_entity_idx").on(t.tenantId, t.entityId),
+    index("audit_events_user_idx").on(t.tenantId, t.userId, t.at),
+  ],
 );
+
+/**
+ * A tablet handed to a patient: the patient credential's binding to one patient, one survey and one
+ * result. The browser holds it through a session row whose `sess.handoverId` names it; the staff
+ * session of that browser ended at hand-over. `data_key` encrypts what the tablet keeps of the patient
+ * between page loads; it is given only to the credential and is useless once the hand-over has ended.
+ */
+export const tabletHandovers = pgTable(
+  "tablet_handovers",
+  {
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    id: text("id").notNull(),
+    patientId: text("patient_id").notNull(),
+    surveyId: text("survey_id").notNull(),
+    clientRequestId: text("client_request_id").notNull(),
+    resultId: text("result_id"),
+    staffUserId: text("staff_user_id").notNull(),
+    dataKey: text("data_key").notNull(),
+    createdAt: createdAt(),
+    endedAt: ts("ended_at"),
+    /** submit, idle, staff (the Staff button), logout. */
+    endReason: text("end_reason"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index("tablet_handovers_open_idx")
+      .on(t.createdAt)
+      .where(sql`${t.endedAt} is null`),
+  ],
+);
+
+/**
+ * Failed password and code checks, kept in PostgreSQL so every API process sees the same counts. `key`
+ * is a SHA-256 of what is counted (an account with an address, an account, an address), so no e-mail
+ * or address is stored in the clear.
+ */
+export const loginThrottle = pgTable(
+  "login_throttle",
+  {
+    key: text("key").primaryKey(),
+    failures: integer("failures").notNull().default(0),
+    windowStartedAt: ts("window_started_at").notNull().defaultNow(),
+    blockedUntil: ts("blocked_until"),
+    /** For an account-and-address pair: the last successful sign-in from that address. */
+    lastSuccessAt: ts("last_success_at"),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("login_throttle_updated_idx").on(t.updatedAt)],
+);
+
+/**
+ * An invitation to a tenant, accepted with the e-mailed link: for a person who already has an account,
+ * to join it (nothing of the account changes, and the tenant learns nothing of it, until they accept);
+ * for a new account (`new_account`), to choose its first password.
+ */
+export const userInvitations = pgTable(
+  "user_invitations",
+  {
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    id: text("id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    roles: integer("roles").notNull(),
+    invitedBy: text("invited_by"),
+    /** The account was made with the invitation and has no password of its own yet. */
+    newAccount: boolean("new_account").notNull().default(false),
+    tokenHash: text("token_hash").notNull(),
+    createdAt: createdAt(),
+    expiresAt: ts("expires_at").notNull(),
+    acceptedAt: ts("accepted_at"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex("user_invitations_token_key").on(t.tokenHash),
+    index("user_invitations_user_idx").on(t.userId),
+  ],
+);
+
+/**
+ * The API rate limit's counts, shared by every API process on one database: per caller key (a user,
+ * a hand-over or an address), the hits of the current fixed window (`window_start`, epoch
+ * milliseconds, the same boundaries in every process).
+ */
+export const rateLimits = pgTable("rate_limits", {
+  key: text("key").primaryKey(),
+  windowStart: bigint("window_start", { mode: "number" }).notNull(),
+  hits: integer("hits").notNull(),
+});

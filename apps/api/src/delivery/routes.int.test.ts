@@ -15,6 +15,8 @@ import { saveResult } from "../services/result-saves.js";
 let t: TestApp;
 let peer: MllpPeer;
 let session: Session;
+/** An admin of the same practice: resending and batch uploads are admin acts. */
+let adminSession: Session;
 let tenantId: string;
 let fixture: DeliveryFixture;
 
@@ -24,6 +26,7 @@ beforeAll(async () => {
   const user = await t.createTestTenant({ role: "user" });
   tenantId = user.tenantId;
   session = await login(t.app, user.email);
+  adminSession = await login(t.app, (await t.createTestUser(tenantId, { role: "admin" })).email);
   fixture = await createDeliveryFixture(t.db, tenantId, { type: "hl7-mllp", port: peer.port });
 });
 afterAll(async () => {
@@ -146,7 +149,9 @@ describe("POST /api/deliveries/{id}/resend", () => {
   test("queues a new delivery with a new control id", async () => {
     await send(session, fixture.resultId, "sendhl7", { interfaceId: fixture.interfaceId });
     const [latest] = await deliveriesOf(session, fixture.resultId);
-    const res = await session.inject({ method: "POST", url: `/api/deliveries/${latest!.id}/resend` });
+    const refused = await session.inject({ method: "POST", url: `/api/deliveries/${latest!.id}/resend` });
+    expect(refused.statusCode).toBe(403);
+    const res = await adminSession.inject({ method: "POST", url: `/api/deliveries/${latest!.id}/resend` });
     expect(res.statusCode).toBe(202);
     const { deliveryId } = res.json<{ deliveryId: string }>();
     const list = await deliveriesOf(session, fixture.resultId);
@@ -177,6 +182,18 @@ describe("POST /api/surveyresults/{id}/sendCDA", () => {
 });
 
 describe("POST /api/surveyresults/batchUpload", () => {
+  test("is an admin act: a plain user is refused and nothing is stored", async () => {
+    const before = await session.inject({ method: "GET", url: "/api/surveyresults" });
+    const res = await session.inject({
+      method: "POST",
+      url: "/api/surveyresults/batchUpload",
+      payload: { format: "json", content: "[]" },
+    });
+    expect(res.statusCode).toBe(403);
+    const after = await session.inject({ method: "GET", url: "/api/surveyresults" });
+    expect(after.json<{ total: number }>().total).toBe(before.json<{ total: number }>().total);
+  });
+
   test("stores valid rows, reports the others by row and field, and is idempotent with its deliveries", async () => {
     const patient = await createPatient(t.db, tenantId, {
       mrn: `B-${objectId().slice(-6)}`,
@@ -224,7 +241,7 @@ describe("POST /api/surveyresults/batchUpload", () => {
       { externalId: "bad id!", patientId: patient.id, surveyId: TELE_AWV_SURVEY_ID, answers: { notes: "w" } },
     ]);
     const upload = () =>
-      session.inject({
+      adminSession.inject({
         method: "POST",
         url: "/api/surveyresults/batchUpload",
         payload: { format: "json", content, interfaceId: iface.id },
@@ -269,7 +286,7 @@ describe("POST /api/surveyresults/batchUpload", () => {
       `${externalId},${patient.mrn},${TELE_AWV_SURVEY_ID},several days,"walks, ""slowly""\nat night"`,
       `,${patient.mrn},${TELE_AWV_SURVEY_ID},not at all,`,
     ].join("\r\n");
-    const res = await session.inject({
+    const res = await adminSession.inject({
       method: "POST",
       url: "/api/surveyresults/batchUpload",
       payload: { format: "csv", content },
@@ -294,7 +311,11 @@ describe("POST /api/surveyresults/batchUpload", () => {
       { format: "json", content: '{"a":1}' },
       { format: "csv", content: "a,b\n1,2" },
     ]) {
-      const res = await session.inject({ method: "POST", url: "/api/surveyresults/batchUpload", payload });
+      const res = await adminSession.inject({
+        method: "POST",
+        url: "/api/surveyresults/batchUpload",
+        payload,
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ responseStatus: { errors: [{ field: "content" }] } });
     }

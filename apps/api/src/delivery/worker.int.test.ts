@@ -191,7 +191,7 @@ describe("DeliveryWorker over MLLP", () => {
     await db
       .update(deliveries)
       .set({ status: "sending", attempts: 1, nextAttemptAt: new Date(Date.now() + 60_000) })
-      .where(eq(deliveries.id, id));
+      .where(and(eq(deliveries.tenantId, tenantId), eq(deliveries.id, id)));
     const { worker, offset } = newWorker();
     expect(await worker.runOnce()).toBe(0);
     offset.ms = 61_000;

@@ -15,23 +15,49 @@ export interface DbPluginOptions {
   database?: Database | undefined;
 }
 
-/** Opens the database (PGlite under DATA_DIR, or DATABASE_URL) and decorates the app with it. */
+/** How often a slow database preparation says it is still at work. */
+const STILL_WORKING_MS = 5_000;
+
+/**
+ * Opens the database (PGlite under DATA_DIR, or DATABASE_URL) and decorates the app with it. Its
+ * first open, migrations and seed may take a minute on a busy machine: no timeout cuts it short
+ * (the app's pluginTimeout is off), and it says what it is doing while it works.
+ */
 export default fp<DbPluginOptions>(
   async (app, { config, database }) => {
     const owned = database === undefined;
-    const opened =
-      database ??
-      (await openDatabase(
-        config.databaseUrl !== undefined
-          ? {
-              databaseUrl: config.databaseUrl,
-              onIdleError: (err) => app.log.warn({ err }, "an idle database connection failed"),
-            }
-          : { pgliteDir: `${config.dataDir}/pglite` },
-      ));
-    app.decorate("database", opened);
-    app.decorate("db", opened.db);
-    if (owned) app.addHook("onClose", async () => opened.close());
+    let opened = database;
+    if (opened === undefined) {
+      const started = Date.now();
+      let step = "preparing the database";
+      const progress = (message: string) => {
+        step = message;
+        app.log.info(`database: ${message}`);
+      };
+      const ticker = setInterval(() => {
+        app.log.info(
+          `database: still at work, ${Math.round((Date.now() - started) / 1000)} s so far: ${step}`,
+        );
+      }, STILL_WORKING_MS);
+      try {
+        opened = await openDatabase(
+          config.databaseUrl !== undefined
+            ? {
+                databaseUrl: config.databaseUrl,
+                onIdleError: (err) => app.log.warn({ err }, "an idle database connection failed"),
+                onProgress: progress,
+              }
+            : { pgliteDir: `${config.dataDir}/pglite`, onProgress: progress },
+        );
+      } finally {
+        clearInterval(ticker);
+      }
+      app.log.info(`database: ready (${opened.kind}, ${Math.round((Date.now() - started) / 100) / 10} s)`);
+    }
+    const ready = opened;
+    app.decorate("database", ready);
+    app.decorate("db", ready.db);
+    if (owned) app.addHook("onClose", async () => ready.close());
   },
   { name: "db" },
 );

@@ -3,9 +3,13 @@ import type { FastifyError } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
 import { ZodError } from "zod";
 import type { ErrorResponse, FieldError } from "@core-care/schema";
-import { AppError } from "../errors.js";
+import { AppError, fieldMessage } from "../errors.js";
+import { isDatabaseUnavailable } from "../db/errors.js";
 
 const GENERIC_500 = "An unexpected error occurred.";
+const UNAVAILABLE_503 = "The service is briefly unavailable. Please try again in a moment.";
+/** Seconds a client is told to wait after a 503: about how long a database restart or fail-over takes. */
+export const RETRY_AFTER_SECONDS = 5;
 
 function errorBody(
   status: number,
@@ -30,12 +34,14 @@ function fieldName(instancePath: string, context: string): string {
 
 /**
  * One error handler: AppError as it says, zod validation as 400 naming the fields, other client errors
- * with their own status, and anything else as 500 without internals (logged without request data).
+ * with their own status, an unreachable database as 503 with Retry-After, and anything else as 500
+ * without internals (logged without request data).
  */
 export default fp(
   async (app) => {
     app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
       if (error instanceof AppError) {
+        if (error.headers !== undefined) reply.headers(error.headers);
         return reply
           .code(error.statusCode)
           .send(
@@ -49,7 +55,7 @@ export default fp(
           message: v.message ?? "Invalid value.",
         }));
         const first = errors[0];
-        const message = first === undefined ? "Invalid request." : `${first.field}: ${first.message}`;
+        const message = first === undefined ? "Invalid request." : fieldMessage(first.field, first.message);
         return reply.code(400).send(errorBody(400, message, { errors }));
       }
       if (error instanceof ZodError) {
@@ -59,9 +65,13 @@ export default fp(
         }));
         const first = errors[0];
         return reply.code(400).send(
-          errorBody(400, first === undefined ? "Invalid request." : `${first.field}: ${first.message}`, {
-            errors,
-          }),
+          errorBody(
+            400,
+            first === undefined ? "Invalid request." : fieldMessage(first.field, first.message),
+            {
+              errors,
+            },
+          ),
         );
       }
       if (isResponseSerializationError(error)) {
@@ -77,10 +87,16 @@ export default fp(
           status === 429 ? "Too many requests. Please wait a few minutes and try again." : error.message;
         return reply.code(status).send(errorBody(status, message));
       }
-      request.log.error(
-        { err: { type: error.name, code: error.code, stack: error.stack } },
-        "request failed",
-      );
+      // The logger's error serializer keeps type, code, message, stack and causes, scrubbed of PHI.
+      if (isDatabaseUnavailable(error)) {
+        // The database is down or restarting: nothing the caller did, and worth a retry shortly.
+        request.log.error({ err: error }, "database unavailable");
+        return reply
+          .code(503)
+          .header("retry-after", String(RETRY_AFTER_SECONDS))
+          .send(errorBody(503, UNAVAILABLE_503));
+      }
+      request.log.error({ err: error }, "request failed");
       return reply.code(500).send(errorBody(500, GENERIC_500));
     });
   },

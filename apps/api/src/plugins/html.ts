@@ -1,6 +1,8 @@
 // HTML helpers of the web plugin, free of the server's dependencies so a benchmark can serve pages exactly
 // as the API does.
-import { isTabletPath } from "@core-care/schema/paths";
+import { isTabletPath, TABLET_BOOT_ID } from "@core-care/schema/paths";
+
+export { TABLET_BOOT_ID };
 
 /** Escapes text for a double-quoted HTML attribute. */
 export function escapeAttribute(text: string): string {
@@ -24,4 +26,26 @@ export const TABLET_SERVICE_WORKER = "/tablet-sw.js";
 /** The page of the web build that answers a client route. */
 export function pageFor(url: string): string {
   return isTabletPath(url) ? TABLET_PAGE : APP_PAGE;
+}
+
+/**
+ * JSON for a `<script type="application/json">` block: nothing in it can end the block or open a
+ * comment or another tag (`<`, `>` and `&` are written as \u escapes, which JSON.parse reads back).
+ */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e")
+    .replace(/&/g, "\\u0026")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
+
+/**
+ * Puts `data` in the page as the JSON block the tablet's page reads instead of asking for it, so the
+ * first question needs no request after the page's own files.
+ */
+export function injectTabletBoot(html: string, data: unknown): string {
+  const block = `<script type="application/json" id="${TABLET_BOOT_ID}">${scriptJson(data)}</script>`;
+  return html.replace(/<\/body>/i, () => `${block}</body>`);
 }

@@ -17,6 +17,20 @@ declare module "fastify" {
     createdAt?: number;
     /** Epoch ms of the last real use; the idle timeout counts from here. */
     lastSeenAt?: number;
+    /** A tablet patient credential: the hand-over it is bound to (no staff user then). */
+    handoverId?: string;
+    /** Seconds a tablet patient session lasts past the idle timeout (see PgSessionStore.set). */
+    idleGraceSeconds?: number;
+    /** Sign-in time of the staff session a hand-over replaced; the Staff button's return keeps it. */
+    staffCreatedAt?: number;
+    /** A sign-in waiting for its second factor: the user whose password was right, and when. */
+    pendingUserId?: string;
+    pendingAt?: number;
+    /**
+     * A system administrator visiting a practice they do not belong to: the tenant where they hold the
+     * sysAdmin role, checked on every request (auth plugin).
+     */
+    sysAdminVia?: string;
   }
 }
 

@@ -5,8 +5,19 @@ import fastifyStatic from "@fastify/static";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../config.js";
 import { notFound } from "../errors.js";
+import { sendCompressed } from "./compress.js";
+import { getSurvey } from "../services/documents.js";
+import { handoverState } from "../services/handovers.js";
 import { loadMe } from "../services/users.js";
-import { APP_PAGE, escapeAttribute, pageFor, TABLET_PAGE, TABLET_SERVICE_WORKER } from "./html.js";
+import type { TabletCredential } from "./auth.js";
+import {
+  APP_PAGE,
+  escapeAttribute,
+  injectTabletBoot,
+  pageFor,
+  TABLET_PAGE,
+  TABLET_SERVICE_WORKER,
+} from "./html.js";
 
 /** Puts the signed-in user and tenant as JSON in `data-user` / `data-tenant` of `<body>` (SPEC 3). */
 export function injectBodyData(html: string, data: { user: unknown; tenant: unknown } | null): string {
@@ -26,25 +37,36 @@ export default fp<{ config: Config }>(
   async (app, { config }) => {
     const hasWeb = existsSync(join(config.webDist, APP_PAGE));
     if (hasWeb) {
-      await app.register(fastifyStatic, {
-        root: config.webDist,
-        index: false,
-        wildcard: false,
-        // Every file but the pages and the service worker (sent below) is named by its content's hash.
-        immutable: true,
-        maxAge: "365d",
-        // Pages are only sent through serve() below, with the signed-in user put in.
-        allowedPath: (pathName) =>
-          pathName !== `/${APP_PAGE}` && pathName !== `/${TABLET_PAGE}` && !pathName.startsWith("/.vite/"),
+      // The build's files are routes of their own, one per file: each names the permission table's
+      // `GET web-file` entry (public; they carry no data).
+      await app.register(async (files) => {
+        files.addHook("onRoute", (route) => {
+          route.config = { ...route.config, permission: "GET web-file" };
+        });
+        await files.register(fastifyStatic, {
+          root: config.webDist,
+          index: false,
+          wildcard: false,
+          // Every file but the pages and the service worker (sent below) is named by its content's hash.
+          immutable: true,
+          maxAge: "365d",
+          // The build writes file.br and file.gz beside each file (apps/web/compress-build.ts); the copy the
+          // client accepts is sent, the file itself otherwise.
+          preCompressed: true,
+          // Pages are only sent through serve() below, with the signed-in user put in.
+          allowedPath: (pathName) =>
+            pathName !== `/${APP_PAGE}` && pathName !== `/${TABLET_PAGE}` && !pathName.startsWith("/.vite/"),
+        });
       });
     }
     app.addHook("onSend", async (request, reply, payload) => {
       // The report sandbox frame has an opaque origin, so its one script must be loadable cross-origin.
       // It is public code that carries no data.
-      if (REPORT_FRAME_SCRIPT.test(request.url)) reply.header("Cross-Origin-Resource-Policy", "cross-origin");
+      const route = request.routeOptions.url ?? "";
+      if (REPORT_FRAME_SCRIPT.test(route)) reply.header("Cross-Origin-Resource-Policy", "cross-origin");
       // A tablet must learn of a new build's worker on its next visit, never keep an old one. Served
       // from the root, the worker may take the /tablet scope without a Service-Worker-Allowed header.
-      if (request.url === TABLET_SERVICE_WORKER) reply.header("Cache-Control", "no-cache");
+      if (route === TABLET_SERVICE_WORKER) reply.header("Cache-Control", "no-cache");
       return payload;
     });
 
@@ -59,12 +81,34 @@ export default fp<{ config: Config }>(
       return html;
     };
 
+    /**
+     * What a tablet page needs before its first question, put in the page for the patient credential:
+     * the hand-over (as GET /api/tablet/handover answers it) and its survey (as GET /api/surveys/:id).
+     * Nothing for anyone else, and nothing when either cannot be read (the page then asks the API).
+     */
+    const tabletBoot = async (tablet: TabletCredential) => {
+      try {
+        const [handover, survey] = await Promise.all([
+          handoverState(app.db, tablet, config.idleTimeoutSeconds),
+          getSurvey(app.db, tablet.tenantId, tablet.surveyId),
+        ]);
+        return { handover, survey };
+      } catch (error) {
+        app.log.warn({ err: error }, "the tablet page was sent without its hand-over");
+        return null;
+      }
+    };
+
     const serve = async (request: FastifyRequest, reply: FastifyReply) => {
       const me = request.auth === null ? null : await loadMe(app.db, request.auth);
-      return reply
-        .type("text/html; charset=utf-8")
-        .header("Cache-Control", "no-store")
-        .send(injectBodyData(readPage(request.url), me));
+      const file = pageFor(request.url);
+      let html = injectBodyData(readPage(request.url), me);
+      if (file === TABLET_PAGE && request.tablet !== null) {
+        const boot = await tabletBoot(request.tablet);
+        if (boot !== null) html = injectTabletBoot(html, boot);
+      }
+      reply.type("text/html; charset=utf-8").header("Cache-Control", "no-store");
+      return sendCompressed(request, reply, html);
     };
 
     app.setNotFoundHandler(async (request, reply) => {

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { InjectOptions } from "fastify";
-import { createTestApp, errorFields, login, type Session, type TestApp } from "../../test/helpers.js";
+import {
+  createTestApp,
+  errorFields,
+  inspect,
+  login,
+  type Session,
+  type TestApp,
+} from "../../test/helpers.js";
 import { auditEvents } from "../db/schema.js";
 
 // Every route with params, a query or a body, called with one malformed value by a sysAdmin (who passes
@@ -98,13 +105,13 @@ afterAll(async () => {
 
 describe("bad input on every route", () => {
   test.each(cases)("%s %s with %j answers 400 naming %s", async (method, url, payload, field) => {
-    const before = await t.db.select().from(auditEvents);
+    const before = await inspect(() => t.db.select().from(auditEvents));
     const res = await s.inject({ method, url, ...(payload === undefined ? {} : { payload }) });
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json<{ responseStatus: { status: number; message: string } }>().responseStatus.status).toBe(
       400,
     );
     expect(errorFields(res)).toContain(field);
-    expect(await t.db.select().from(auditEvents)).toHaveLength(before.length);
+    expect(await inspect(() => t.db.select().from(auditEvents))).toHaveLength(before.length);
   });
 });

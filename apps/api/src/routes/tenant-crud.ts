@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ObjectIdSchema } from "@core-care/schema";
 import type { Db } from "../db/index.js";
-import { requireRole } from "../plugins/auth.js";
 import { authOf } from "../plugins/auth-context.js";
 
 const IdParams = z.object({ id: ObjectIdSchema });
@@ -36,26 +35,19 @@ export function tenantCrudRoutes<Item extends { id: string }, Input>(
   const schema: z.ZodType<{ id: string }> = crud.schema;
   const inputOf = (request: { body: unknown }) => request.body as Input;
 
-  app.get(
-    `${path}/:id`,
-    { onRequest: requireRole("user"), schema: { params: IdParams, response: { 200: schema } } },
-    async (request) => crud.get(app.db, authOf(request).tenantId, request.params.id),
+  app.get(`${path}/:id`, { schema: { params: IdParams, response: { 200: schema } } }, async (request) =>
+    crud.get(app.db, authOf(request).tenantId, request.params.id),
   );
 
-  app.post(
-    path,
-    { onRequest: requireRole("admin"), schema: { body: inputSchema, response: { 201: schema } } },
-    async (request, reply) => {
-      const item = await crud.create(app.db, authOf(request).tenantId, inputOf(request));
-      await request.audit("create", entity, item.id);
-      return reply.code(201).send(item);
-    },
-  );
+  app.post(path, { schema: { body: inputSchema, response: { 201: schema } } }, async (request, reply) => {
+    const item = await crud.create(app.db, authOf(request).tenantId, inputOf(request));
+    await request.audit("create", entity, item.id);
+    return reply.code(201).send(item);
+  });
 
   app.put(
     `${path}/:id`,
     {
-      onRequest: requireRole("admin"),
       schema: { params: IdParams, body: inputSchema, response: { 200: schema } },
     },
     async (request) => {
@@ -65,13 +57,9 @@ export function tenantCrudRoutes<Item extends { id: string }, Input>(
     },
   );
 
-  app.delete(
-    `${path}/:id`,
-    { onRequest: requireRole("admin"), schema: { params: IdParams } },
-    async (request, reply) => {
-      await crud.remove(app.db, authOf(request).tenantId, request.params.id);
-      await request.audit("delete", entity, request.params.id);
-      return reply.code(204).send();
-    },
-  );
+  app.delete(`${path}/:id`, { schema: { params: IdParams } }, async (request, reply) => {
+    await crud.remove(app.db, authOf(request).tenantId, request.params.id);
+    await request.audit("delete", entity, request.params.id);
+    return reply.code(204).send();
+  });
 }

@@ -2,17 +2,48 @@ import { objectId } from "@core-care/survey-engine";
 import type { DbOrTx } from "../db/index.js";
 import { auditEvents } from "../db/schema.js";
 
-/** Audited actions: reads and changes of patient data, results and users, sign-ins and deliveries. */
+/**
+ * Audited actions: reads and changes of patient data, results and users; sign-in, its failures and
+ * sign-out; tablet hand-overs and their end; role changes and tenant switches; refused requests;
+ * sends, exports and downloads of PHI; second-factor changes.
+ */
 export type AuditAction =
-  "read" | "list" | "create" | "update" | "delete" | "login" | "logout" | "send" | "submit";
+  | "read"
+  | "list"
+  | "create"
+  | "update"
+  | "delete"
+  | "restore"
+  | "login"
+  | "login-failed"
+  | "logout"
+  | "switch-tenant"
+  | "handover"
+  | "handover-end"
+  | "denied"
+  | "roles"
+  | "invite"
+  | "accept"
+  | "send"
+  | "submit"
+  | "export"
+  | "totp-on"
+  | "totp-off"
+  | "recovery-codes"
+  | "password-reset";
+
+/** The tenant id of events that belong to no tenant (a failed sign-in of an unknown e-mail). */
+export const NO_TENANT = "";
 
 export interface AuditEntry {
   tenantId: string;
   userId: string | null;
   action: AuditAction;
   entity: string;
-  entityId?: string | null;
-  ip?: string | null;
+  entityId?: string | null | undefined;
+  ip?: string | null | undefined;
+  /** What changed, never PHI: roles from and to, why a hand-over ended, the route refused. */
+  details?: Record<string, unknown> | undefined;
 }
 
 /** Writes one audit event: who, which tenant, what, when, from where; never PHI. */
@@ -25,5 +56,6 @@ export async function audit(db: DbOrTx, entry: AuditEntry): Promise<void> {
     entity: entry.entity,
     entityId: entry.entityId ?? null,
     ip: entry.ip ?? null,
+    details: entry.details ?? null,
   });
 }

@@ -8,6 +8,8 @@ export interface BatcherOptions<I> {
   /** A run takes items up to this total weight (always at least one item). */
   maxWeight?: number;
   weightOf?: (item: I) => number;
+  /** Told the size of each run as it starts (the save batch size metric). */
+  onRun?: (size: number) => void;
 }
 
 interface Pending<I, O> {
@@ -74,6 +76,7 @@ export class Batcher<I, O> {
 
   private flush(batch: Pending<I, O>[]): void {
     this.inFlight++;
+    this.options.onRun?.(batch.length);
     this.settle(batch)
       .catch(() => undefined)
       .finally(() => {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ne, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, max, ne, sql, type SQL } from "drizzle-orm";
 import { sortSurveys } from "@core-care/survey-engine";
 import type {
   DocumentVersion,
@@ -112,6 +112,21 @@ export async function getSurvey(
   return { ...found.row.definition, id, version: found.row.version, readOnly: found.readOnly };
 }
 
+/** The highest kept version of a document id in a tenant (0 when none is kept). */
+async function lastKeptVersion(
+  tx: DbOrTx,
+  table: typeof surveyVersions | typeof reportVersions,
+  idColumn: typeof surveyVersions.surveyId | typeof reportVersions.reportId,
+  tenantId: string,
+  id: string,
+): Promise<number> {
+  const [row] = await tx
+    .select({ last: max(table.version) })
+    .from(table)
+    .where(and(eq(table.tenantId, tenantId), eq(idColumn, id)));
+  return row?.last ?? 0;
+}
+
 /**
  * Saves a survey when its version is the server's (0 for a new one), storing version + 1 and a kept
  * copy; otherwise 409 with the server's version as the error code (SPEC 8).
@@ -123,7 +138,12 @@ export async function saveSurvey(
   userId: string,
 ): Promise<VersionedSaveResponse> {
   return db.transaction(async (tx) => {
-    const version = survey.version + 1;
+    // A new survey under the id of a deleted one continues its kept versions, which results saved
+    // against them still read; it never collides with them.
+    const version =
+      survey.version === 0
+        ? (await lastKeptVersion(tx, surveyVersions, surveyVersions.surveyId, tenantId, survey.id)) + 1
+        : survey.version + 1;
     const definition: Survey = { ...survey, version };
     const values = {
       title: survey.title,
@@ -173,6 +193,17 @@ export async function deleteSurvey(db: Db, tenantId: string, id: string): Promis
   if (deleted.length === 0) throw notFound("Survey");
 }
 
+/**
+ * Which kept versions of a survey a tenant reads: all of its own; of another tenant's survey, only those
+ * saved while it was shared (`canSubscribeTo`), never what it was before the owner shared it.
+ */
+const readableVersions = (found: { row: { tenantId: string }; readOnly: boolean }, id: string) =>
+  and(
+    eq(surveyVersions.tenantId, found.row.tenantId),
+    eq(surveyVersions.surveyId, id),
+    found.readOnly ? sql`(${surveyVersions.definition}->>'canSubscribeTo')::boolean is true` : undefined,
+  );
+
 /** Kept versions of a readable survey, newest first. */
 export async function listSurveyVersions(db: Db, tenantId: string, id: string): Promise<DocumentVersion[]> {
   const found = await findReadableSurvey(db, tenantId, id);
@@ -180,7 +211,7 @@ export async function listSurveyVersions(db: Db, tenantId: string, id: string): 
   const rows = await db
     .select({ version: surveyVersions.version, savedAt: surveyVersions.savedAt })
     .from(surveyVersions)
-    .where(and(eq(surveyVersions.tenantId, found.row.tenantId), eq(surveyVersions.surveyId, id)))
+    .where(readableVersions(found, id))
     .orderBy(desc(surveyVersions.version));
   return rows.map((r) => ({ version: r.version, savedAt: r.savedAt.toISOString() }));
 }
@@ -197,13 +228,7 @@ export async function getSurveyVersion(
   const [row] = await db
     .select({ definition: surveyVersions.definition })
     .from(surveyVersions)
-    .where(
-      and(
-        eq(surveyVersions.tenantId, found.row.tenantId),
-        eq(surveyVersions.surveyId, id),
-        eq(surveyVersions.version, version),
-      ),
-    );
+    .where(and(readableVersions(found, id), eq(surveyVersions.version, version)));
   if (row === undefined) throw notFound("Survey version");
   return { ...row.definition, id, version };
 }
@@ -265,7 +290,11 @@ export async function saveReport(
   userId: string,
 ): Promise<VersionedSaveResponse> {
   return db.transaction(async (tx) => {
-    const version = report.version + 1;
+    // As for surveys: a new report under a deleted report's id continues its kept versions.
+    const version =
+      report.version === 0
+        ? (await lastKeptVersion(tx, reportVersions, reportVersions.reportId, tenantId, report.id)) + 1
+        : report.version + 1;
     const definition = toReportBody(report);
     const values = { title: report.title, version, definition, updatedAt: new Date() };
     const saved =

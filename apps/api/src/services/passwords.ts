@@ -71,11 +71,32 @@ export function isCommonPassword(password: string): boolean {
   return false;
 }
 
+/** The product's own names: a password built on them is among the first an attacker tries. */
+export const PRODUCT_WORDS = ["core care", "corecare"];
+
+const letters = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+
+/** What is left of a password once every context word (letters and digits only) is taken out of it. */
+function withoutWords(password: string, words: readonly string[]): string {
+  let rest = letters(password);
+  const normalized = words.map(letters).filter((word) => word.length >= 4);
+  for (const word of normalized.sort((a, b) => b.length - a.length)) rest = rest.split(word).join("");
+  return rest;
+}
+
+/** Below this many letters and digits besides the product's and the practice's names, a password is refused. */
+const MIN_OWN_CHARACTERS = 10;
+
 /**
  * The reason a new password is refused (NIST SP 800-63B 3.1.1.2: at least 15 characters, any characters,
- * not a known common or compromised value), or undefined when it is acceptable.
+ * not a known common or compromised value, not built on context-specific words such as the service's
+ * name, the user's e-mail or the practice's name), or undefined when it is acceptable. `words` adds the
+ * names of the user's practices to the product's own.
  */
-export function passwordProblem(password: string, context: { email?: string } = {}): string | undefined {
+export function passwordProblem(
+  password: string,
+  context: { email?: string; words?: readonly string[] } = {},
+): string | undefined {
   if ([...password].length < PASSWORD_MIN_LENGTH)
     return `Must be at least ${PASSWORD_MIN_LENGTH} characters.`;
   if (password.length > PASSWORD_MAX_LENGTH) return `Must be at most ${PASSWORD_MAX_LENGTH} characters.`;
@@ -83,6 +104,10 @@ export function passwordProblem(password: string, context: { email?: string } = 
   const local = context.email?.split("@")[0]?.toLowerCase();
   if (local !== undefined && local.length >= 3 && password.toLowerCase().includes(local)) {
     return "The password must not contain your e-mail name.";
+  }
+  const rest = withoutWords(password, [...PRODUCT_WORDS, ...(context.words ?? [])]);
+  if (rest !== letters(password) && (rest.length < MIN_OWN_CHARACTERS || isCommonPassword(rest))) {
+    return "The password must not be built on the name of Core Care or of your practice.";
   }
   return undefined;
 }

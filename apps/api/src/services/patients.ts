@@ -1,9 +1,15 @@
-import { and, asc, count, desc, eq, ilike, isNull, or, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, isNotNull, isNull, or, type SQL } from "drizzle-orm";
 import { objectId } from "@core-care/survey-engine";
-import type { Patient, PatientInput, PatientListQuery, PatientSurvey } from "@core-care/schema";
+import {
+  PAGE_SIZE,
+  type Patient,
+  type PatientInput,
+  type PatientListQuery,
+  type PatientSurvey,
+} from "@core-care/schema";
 import type { Db } from "../db/index.js";
-import { patients, patientSurveys } from "../db/schema.js";
-import { conflict, notFound } from "../errors.js";
+import { locations, patients, patientSurveys } from "../db/schema.js";
+import { conflict, fieldError, notFound } from "../errors.js";
 import { isUniqueViolation } from "../db/errors.js";
 import { findReadableSurveyRef } from "./documents.js";
 
@@ -23,6 +29,9 @@ function toPatient(row: PatientRow): Patient {
     ...(row.ethnicity === null ? {} : { ethnicity: row.ethnicity as NonNullable<Patient["ethnicity"]> }),
     ...(row.race === null ? {} : { race: row.race as NonNullable<Patient["race"]> }),
     ...(row.locationId === null ? {} : { locationId: row.locationId }),
+    ...(row.preferredLanguage === "en" || row.preferredLanguage === "es"
+      ? { preferredLanguage: row.preferredLanguage }
+      : {}),
   };
 }
 
@@ -39,6 +48,7 @@ function toColumns(input: PatientInput) {
     ethnicity: input.ethnicity ?? null,
     race: input.race ?? null,
     locationId: input.locationId ?? null,
+    preferredLanguage: input.preferredLanguage ?? null,
   };
 }
 
@@ -93,7 +103,18 @@ export async function getPatient(db: Db, tenantId: string, id: string): Promise<
   return toPatient(row);
 }
 
+/** A patient's location must be one of the tenant's own (400 naming `locationId` otherwise). */
+async function assertOwnLocation(db: Db, tenantId: string, locationId: string | undefined): Promise<void> {
+  if (locationId === undefined) return;
+  const [row] = await db
+    .select({ id: locations.id })
+    .from(locations)
+    .where(and(eq(locations.tenantId, tenantId), eq(locations.id, locationId)));
+  if (row === undefined) throw fieldError("locationId", "Must be one of the practice's locations.");
+}
+
 export async function createPatient(db: Db, tenantId: string, input: PatientInput): Promise<Patient> {
+  await assertOwnLocation(db, tenantId, input.locationId);
   const id = objectId();
   try {
     await db.insert(patients).values({ tenantId, id, ...toColumns(input) });
@@ -110,6 +131,7 @@ export async function updatePatient(
   id: string,
   input: PatientInput,
 ): Promise<Patient> {
+  await assertOwnLocation(db, tenantId, input.locationId);
   try {
     const updated = await db
       .update(patients)
@@ -124,7 +146,10 @@ export async function updatePatient(
   return getPatient(db, tenantId, id);
 }
 
-/** Hides a patient; the row stays so that results remain attributable. */
+/**
+ * Removes a patient from every list and read, with their results; the row stays (results remain
+ * attributable) and an admin can restore it.
+ */
 export async function deletePatient(db: Db, tenantId: string, id: string): Promise<void> {
   const deleted = await db
     .update(patients)
@@ -132,6 +157,38 @@ export async function deletePatient(db: Db, tenantId: string, id: string): Promi
     .where(and(live(tenantId), eq(patients.id, id)))
     .returning({ id: patients.id });
   if (deleted.length === 0) throw notFound("Patient");
+}
+
+/** Brings a removed patient back; 409 when their MRN has been given to another patient meanwhile. */
+export async function restorePatient(db: Db, tenantId: string, id: string): Promise<Patient> {
+  try {
+    const restored = await db
+      .update(patients)
+      .set({ deletedAt: null, updatedAt: new Date() })
+      .where(and(eq(patients.tenantId, tenantId), eq(patients.id, id), isNotNull(patients.deletedAt)))
+      .returning({ id: patients.id });
+    if (restored.length === 0) throw notFound("Removed patient");
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict("Another patient has this MRN now.");
+    throw err;
+  }
+  return getPatient(db, tenantId, id);
+}
+
+/** The tenant's removed patients, most recently removed first (one page). */
+export async function listRemovedPatients(
+  db: Db,
+  tenantId: string,
+): Promise<{ items: Patient[]; total: number }> {
+  const where = and(eq(patients.tenantId, tenantId), isNotNull(patients.deletedAt));
+  const rows = await db
+    .select()
+    .from(patients)
+    .where(where)
+    .orderBy(desc(patients.deletedAt), asc(patients.id))
+    .limit(PAGE_SIZE);
+  const [total] = await db.select({ n: count() }).from(patients).where(where);
+  return { items: rows.map(toPatient), total: total?.n ?? 0 };
 }
 
 export async function listPatientSurveys(

@@ -4,7 +4,7 @@ import { objectId } from "@core-care/survey-engine";
 import type { SurveyResultSaveRequest } from "@core-care/schema";
 import { executeOn, rowsOf, type DbOrTx, type Execute } from "../db/index.js";
 import { surveyResults } from "../db/schema.js";
-import { conflict, notFound, type AppError } from "../errors.js";
+import { AppError, conflict, notFound } from "../errors.js";
 import { readableSurveySql } from "./documents.js";
 import { safetyAlertsOf, type OpenedAlert } from "./safety-alerts.js";
 
@@ -136,10 +136,23 @@ async function createResults(db: DbOrTx, execute: Execute, saves: ResultSave[]):
   return answers;
 }
 
-/** A retry of an earlier save: the unique client request id kept one row; answer its id. */
+const REUSED_REQUEST_ID =
+  "This clientRequestId was already used for a different save; use a new one for a new save.";
+
+/**
+ * A retry of an earlier save: the unique client request id kept one row; answer its id. A different
+ * save under the same id (another survey, patient, answers or submission) is refused with 422 rather
+ * than answered as if it were stored; it is compared with the result as it is stored now.
+ */
 async function earlierSave(db: DbOrTx, save: ResultSave): Promise<SaveAnswer> {
   const [earlier] = await db
-    .select({ id: surveyResults.id })
+    .select({
+      id: surveyResults.id,
+      surveyId: surveyResults.surveyId,
+      patientId: surveyResults.patientId,
+      answers: surveyResults.answers,
+      isSubmitted: surveyResults.isSubmitted,
+    })
     .from(surveyResults)
     .where(
       and(
@@ -149,6 +162,18 @@ async function earlierSave(db: DbOrTx, save: ResultSave): Promise<SaveAnswer> {
     );
   if (earlier === undefined)
     return { ok: false, error: conflict("The survey result could not be saved; please retry.") };
+  const { input } = save;
+  const same =
+    earlier.surveyId === input.surveyId &&
+    earlier.patientId === input.patientId &&
+    earlier.isSubmitted === input.isSubmitted &&
+    isDeepStrictEqual(earlier.answers, input.answers);
+  if (!same) {
+    const error = new AppError(422, "UNPROCESSABLE", `clientRequestId: ${REUSED_REQUEST_ID}`, {
+      errors: [{ field: "clientRequestId", message: REUSED_REQUEST_ID }],
+    });
+    return { ok: false, error };
+  }
   return { ok: true, outcome: { id: earlier.id, created: false, submitted: false, alerts: [] } };
 }
 

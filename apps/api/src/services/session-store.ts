@@ -53,9 +53,12 @@ export class PgSessionStore {
     const sess = JSON.parse(JSON.stringify(session)) as Record<string, unknown>;
     const lastSeenAt = typeof sess.lastSeenAt === "number" ? sess.lastSeenAt : Date.now();
     const createdAt = typeof sess.createdAt === "number" ? sess.createdAt : lastSeenAt;
+    // A tablet patient session outlives the browser's own idle timeout by a grace, so the last answers the
+    // browser sends as it times out still arrive; the server ends it by itself after that.
+    const grace = typeof sess.idleGraceSeconds === "number" ? sess.idleGraceSeconds : 0;
     const expire = new Date(
       Math.min(
-        lastSeenAt + this.timeouts.idleSeconds * 1000,
+        lastSeenAt + (this.timeouts.idleSeconds + grace) * 1000,
         createdAt + this.timeouts.absoluteSeconds * 1000,
       ),
     );

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, isNull, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import { durationStart } from "@core-care/survey-engine";
 import type { SurveyResult, SurveyResultListQuery, SurveyResultSummary } from "@core-care/schema";
 import { PAGE_SIZE } from "@core-care/schema";
@@ -46,6 +46,10 @@ function toSummary(row: SummaryRow): SurveyResultSummary {
   };
 }
 
+/** Results of a removed patient go from lists and reads with them (SQL on `survey_results`). */
+export const patientNotRemoved = sql`not exists (select 1 from patients p where p.tenant_id = ${surveyResults.tenantId}
+  and p.id = ${surveyResults.patientId} and p.deleted_at is not null)`;
+
 function summaryQuery(db: Db) {
   return db
     .select(summaryColumns)
@@ -74,6 +78,7 @@ export async function listResults(
   const conditions: SQL[] = [
     eq(surveyResults.tenantId, tenantId),
     isNull(surveyResults.deletedAt),
+    patientNotRemoved,
     gte(surveyResults.createdAt, durationStart(query.duration, now)),
   ];
   if (query.patientId !== undefined) conditions.push(eq(surveyResults.patientId, query.patientId));
@@ -91,7 +96,12 @@ export async function listResults(
 export async function getResult(db: Db, tenantId: string, id: string): Promise<SurveyResult> {
   const [row] = await summaryQuery(db)
     .where(
-      and(eq(surveyResults.tenantId, tenantId), eq(surveyResults.id, id), isNull(surveyResults.deletedAt)),
+      and(
+        eq(surveyResults.tenantId, tenantId),
+        eq(surveyResults.id, id),
+        isNull(surveyResults.deletedAt),
+        patientNotRemoved,
+      ),
     )
     .limit(1);
   if (row === undefined) throw notFound("Survey result");
@@ -111,4 +121,31 @@ export async function deleteResult(db: Db, tenantId: string, id: string): Promis
     )
     .returning({ id: surveyResults.id });
   if (deleted.length === 0) throw notFound("Survey result");
+}
+
+/** Brings a removed result back (its patient must not be removed). */
+export async function restoreResult(db: Db, tenantId: string, id: string): Promise<SurveyResult> {
+  const restored = await db
+    .update(surveyResults)
+    .set({ deletedAt: null })
+    .where(
+      and(eq(surveyResults.tenantId, tenantId), eq(surveyResults.id, id), isNotNull(surveyResults.deletedAt)),
+    )
+    .returning({ id: surveyResults.id });
+  if (restored.length === 0) throw notFound("Removed survey result");
+  return getResult(db, tenantId, id);
+}
+
+/** The tenant's removed results, most recently changed first (one page). */
+export async function listRemovedResults(
+  db: Db,
+  tenantId: string,
+): Promise<{ items: SurveyResultSummary[]; total: number }> {
+  const where = and(eq(surveyResults.tenantId, tenantId), isNotNull(surveyResults.deletedAt));
+  const rows = await summaryQuery(db)
+    .where(where)
+    .orderBy(desc(surveyResults.deletedAt), desc(surveyResults.id))
+    .limit(PAGE_SIZE);
+  const [total] = await db.select({ n: count() }).from(surveyResults).where(where);
+  return { items: rows.map(toSummary), total: total?.n ?? 0 };
 }

@@ -16,12 +16,22 @@ import { TeleAwvSubmitRequestSchema, type TenantSettings } from "@core-care/sche
 import { createTestDatabase, createTestTenant, testConfig } from "../../test/helpers.js";
 import { startSmtpPeer } from "../../test/mail.js";
 import type { Database, Db } from "../db/index.js";
-import { awvInvitations, safetyAlerts, surveyResults } from "../db/schema.js";
+import { awvInvitations, safetyAlerts, surveyResults, tenants } from "../db/schema.js";
 import { AppError } from "../errors.js";
 import { createMailer, type Mailer } from "./mailer.js";
 import { createPatient } from "./patients.js";
 import { SELF_HARM_ALERT_KIND } from "./safety-alerts.js";
-import { hashToken, INVITATION_TTL_MS, sendInvitation, submitTeleAwv, type SubmitInput } from "./tele-awv.js";
+import {
+  hashToken,
+  INVITATION_TTL_MS,
+  linkState,
+  purgeExpiredDrafts,
+  saveDraft,
+  sendInvitation,
+  submitTeleAwv,
+  type SubmitInput,
+} from "./tele-awv.js";
+import { findInvitationCredential, resolveInvitationToken } from "./tele-awv-credential.js";
 
 const PUBLIC_URL = "http://127.0.0.1:4173";
 const log = Fastify({ logger: false }).log;
@@ -48,7 +58,10 @@ beforeEach(() => {
   inbox.length = 0;
 });
 
-async function practice(settings: Partial<TenantSettings> = { teleAwvEmail: true }) {
+async function practice(
+  settings: Partial<TenantSettings> = { teleAwvEmail: true },
+  preferredLanguage?: "en" | "es",
+) {
   const staff = await createTestTenant(db, { settings });
   const patient = await createPatient(db, staff.tenantId, {
     mrn: `M${Date.now()}`,
@@ -57,6 +70,7 @@ async function practice(settings: Partial<TenantSettings> = { teleAwvEmail: true
     dob: "1950-02-03",
     sex: "F",
     email: "pat@example.org",
+    ...(preferredLanguage === undefined ? {} : { preferredLanguage }),
   });
   return { staff, patient };
 }
@@ -130,7 +144,7 @@ describe("sendInvitation", () => {
     const link = await invite(p, { ptS: true, ptPY: false, pt100: true });
     const mail = inbox[0];
     expect(mail?.to).toMatchObject({ text: "pat@example.org" });
-    expect(mail?.subject).toBe("Your Annual Wellness Visit questionnaire");
+    expect(mail?.subject).toMatch(/^Your Annual Wellness Visit questionnaire from /);
     expect(link.pathname).toBe("/auth/teleawv");
     expect([...link.searchParams]).toEqual([
       ["tenant", p.staff.tenantId],
@@ -221,7 +235,8 @@ describe("submitTeleAwv", () => {
     const p = await practice();
     const link = await invite(p);
     const answers = completeAnswers({ social: { alcoholfrequency: "never", drinksPerDay: "5" } });
-    const id = await submitTeleAwv(db, mailer, submission(link, answers));
+    const { id, safetyAlert } = await submitTeleAwv(db, mailer, submission(link, answers));
+    expect(safetyAlert).toBe(false);
     const [result] = await resultsOf(p.staff.tenantId);
     expect(result).toMatchObject({
       id,
@@ -310,7 +325,8 @@ describe("submitTeleAwv", () => {
     const answers = completeAnswers({
       depression: { phq9LittleInterest: "several days", phq9SelfHarm: "more than half the days" },
     });
-    const id = await submitTeleAwv(db, mailer, submission(link, answers));
+    const { id, safetyAlert } = await submitTeleAwv(db, mailer, submission(link, answers));
+    expect(safetyAlert).toBe(true);
     const alerts = await db
       .select()
       .from(safetyAlerts)
@@ -336,5 +352,83 @@ describe("submitTeleAwv", () => {
       [],
     );
     expect(inbox).toEqual([]);
+  });
+});
+
+const tokenOf = (link: URL) => new URLSearchParams(link.hash.slice(1)).get("token") ?? "";
+
+async function credentialOf(link: URL) {
+  const credential = await findInvitationCredential(db, tokenOf(link));
+  if (credential === null) throw new Error("the link is not open");
+  return credential;
+}
+
+describe("the invitation's language", () => {
+  test("writes the e-mail in the patient's preferred language, naming the practice, with a link to each", async () => {
+    const p = await practice({ teleAwvEmail: true }, "es");
+    const link = await invite(p);
+    const mail = inbox.at(-1);
+    const [tenant] = await db.select().from(tenants).where(eq(tenants.id, p.staff.tenantId));
+    expect(mail?.subject).toBe(`Su cuestionario de la Visita Anual de Bienestar de ${tenant?.name}`);
+    expect(mail?.text).toContain("Abra este enlace para contestar las preguntas");
+    expect(new URLSearchParams(link.hash.slice(1)).get("lang")).toBe("es");
+    const english = /To answer in English, open this link:\n(\S+)/.exec(mail?.text ?? "")?.[1];
+    expect(new URLSearchParams(new URL(english ?? "").hash.slice(1)).get("lang")).toBe("en");
+    expect([...link.searchParams.keys()]).toEqual(["tenant", "patientId", "ptEmail", "ptS", "ptPY", "pt100"]);
+    expect((await linkState(db, await credentialOf(link))).language).toBe("es");
+  });
+
+  test("writes in English for a patient with no preferred language", async () => {
+    const p = await practice();
+    const link = await invite(p);
+    expect(inbox.at(-1)?.subject).toMatch(/^Your Annual Wellness Visit questionnaire from /);
+    expect(new URLSearchParams(link.hash.slice(1)).get("lang")).toBe("en");
+  });
+});
+
+describe("drafts", () => {
+  test("keeps the progress against the link, gives it back, and clears it in the submitting commit", async () => {
+    const p = await practice();
+    const link = await invite(p);
+    const credential = await credentialOf(link);
+    expect((await linkState(db, credential)).draft).toBeNull();
+    const answers = { functional: { eating: "0" } };
+    await saveDraft(db, credential, { answers, pageIndex: 1, language: "es" });
+    expect((await linkState(db, credential)).draft).toMatchObject({ answers, pageIndex: 1, language: "es" });
+
+    await submitTeleAwv(db, mailer, submission(link, completeAnswers()));
+    const [row] = await db.select().from(awvInvitations).where(eq(awvInvitations.tenantId, p.staff.tenantId));
+    expect(row?.draftAnswers).toBeNull();
+    expect(row?.draftSavedAt).toBeNull();
+    const spent = await resolveInvitationToken(db, tokenOf(link));
+    if (spent.kind !== "spent") throw new Error("the link should be spent");
+    expect(await linkState(db, spent.spent)).toMatchObject({ state: "used", draft: null });
+    const error = await refusal(saveDraft(db, credential, { answers, pageIndex: 0, language: "en" }));
+    expect(error.statusCode).toBe(403);
+  });
+
+  test("says a link expired, and the purge clears its draft", async () => {
+    const p = await practice();
+    const link = await invite(p);
+    const credential = await credentialOf(link);
+    await saveDraft(db, credential, { answers: { pain: { hadPain: "1" } }, pageIndex: 1, language: "en" });
+    const later = new Date(Date.now() + INVITATION_TTL_MS + 1000);
+    const spent = await resolveInvitationToken(db, tokenOf(link), later);
+    expect(spent).toMatchObject({ kind: "spent", spent: { state: "expired" } });
+    expect(await purgeExpiredDrafts(db, later)).toBeGreaterThanOrEqual(1);
+    const [row] = await db.select().from(awvInvitations).where(eq(awvInvitations.tenantId, p.staff.tenantId));
+    expect(row?.draftAnswers).toBeNull();
+  });
+
+  test("one link's draft is never another's", async () => {
+    const p = await practice();
+    const first = await invite(p);
+    const second = await invite(p);
+    await saveDraft(db, await credentialOf(first), {
+      answers: { pain: { hadPain: "3" } },
+      pageIndex: 2,
+      language: "en",
+    });
+    expect((await linkState(db, await credentialOf(second))).draft).toBeNull();
   });
 });

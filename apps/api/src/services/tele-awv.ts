@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNotNull, isNull, lte } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import {
   objectId,
@@ -11,7 +11,15 @@ import {
   type Answers,
   type EvalContext,
 } from "@core-care/survey-engine";
-import type { SendAwvEmailRequest, TeleAwvSubmitRequest, TenantSettings } from "@core-care/schema";
+import type {
+  PatientLanguage,
+  SendAwvEmailRequest,
+  TeleAwvDraft,
+  TeleAwvLink,
+  TeleAwvSubmitRequest,
+  TeleAwvSubmitResponse,
+  TenantSettings,
+} from "@core-care/schema";
 import type { Db } from "../db/index.js";
 import { awvInvitations, safetyAlerts, surveyResults, surveys, tenants } from "../db/schema.js";
 import { AppError, forbidden, notFound } from "../errors.js";
@@ -19,6 +27,8 @@ import type { Mailer } from "./mailer.js";
 import { getPatient } from "./patients.js";
 import { mailSafetyAlerts, safetyAlertsOf } from "./safety-alerts.js";
 import { audit } from "./audit.js";
+import { invitationMail } from "./tele-awv-mail.js";
+import type { InvitationCredential, SpentInvitation } from "./tele-awv-credential.js";
 
 /** How long an invitation link stays valid. */
 export const INVITATION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
@@ -38,6 +48,17 @@ async function tenantSettings(db: Db, tenantId: string): Promise<TenantSettings 
   return row?.settings;
 }
 
+async function tenantOf(db: Db, tenantId: string): Promise<{ name: string; settings: TenantSettings }> {
+  const [row] = await db
+    .select({ name: tenants.name, settings: tenants.settings })
+    .from(tenants)
+    .where(eq(tenants.id, tenantId));
+  if (row === undefined) throw notFound("Practice");
+  return row;
+}
+
+const languageOf = (value: string | null | undefined): PatientLanguage => (value === "es" ? "es" : "en");
+
 /**
  * The questionnaire link (SPEC 2): exactly six query pairs in the spec's order, then the token and the
  * tenant's falls question set in the fragment, which browsers never send to a server or a referrer.
@@ -47,6 +68,7 @@ export function invitationLink(
   params: { tenant: string; patientId: string; ptEmail: string; ptS: boolean; ptPY: boolean; pt100: boolean },
   token: string,
   alternateFalls: boolean,
+  language: PatientLanguage = "en",
 ): string {
   const query = [
     ["tenant", params.tenant],
@@ -58,7 +80,7 @@ export function invitationLink(
   ]
     .map(([name, value]) => `${name}=${encodeURIComponent(value as string)}`)
     .join("&");
-  return `${publicUrl.replace(/\/+$/, "")}/auth/teleawv?${query}#token=${token}&alternateFalls=${alternateFalls}`;
+  return `${publicUrl.replace(/\/+$/, "")}/auth/teleawv?${query}#token=${token}&alternateFalls=${alternateFalls}&lang=${language}`;
 }
 
 export interface SendInvitationInput {
@@ -68,6 +90,8 @@ export interface SendInvitationInput {
   ip: string;
   request: SendAwvEmailRequest;
   publicUrl: string;
+  /** How long the link stays valid; `INVITATION_TTL_MS` unless the configuration says otherwise. */
+  ttlMs?: number;
   now?: Date;
 }
 
@@ -79,12 +103,16 @@ export interface SendInvitationInput {
 export async function sendInvitation(db: Db, mailer: Mailer, input: SendInvitationInput): Promise<string> {
   const { tenantId, request } = input;
   if (request.tenant !== tenantId) throw forbidden();
-  const settings = await tenantSettings(db, tenantId);
-  if (settings?.teleAwvEmail !== true) throw forbidden("Tele-AWV e-mail is not enabled for this practice.");
-  await getPatient(db, tenantId, request.ptId);
+  const practice = await tenantOf(db, tenantId);
+  const settings = practice.settings;
+  if (settings.teleAwvEmail !== true) throw forbidden("Tele-AWV e-mail is not enabled for this practice.");
+  const patient = await getPatient(db, tenantId, request.ptId);
+  // The e-mail, and the questionnaire it opens, in the language kept on the patient's record.
+  const language = languageOf(patient.preferredLanguage);
 
   const token = randomBytes(32).toString("base64url");
   const now = input.now ?? new Date();
+  const ttlMs = input.ttlMs ?? INVITATION_TTL_MS;
   const id = objectId();
   await db.insert(awvInvitations).values({
     tenantId,
@@ -97,31 +125,28 @@ export async function sendInvitation(db: Db, mailer: Mailer, input: SendInvitati
     pt100: request.pt100,
     createdBy: input.userId,
     createdAt: now,
-    expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+    expiresAt: new Date(now.getTime() + ttlMs),
+    language,
   });
 
-  const link = invitationLink(
-    input.publicUrl,
-    {
-      tenant: tenantId,
-      patientId: request.ptId,
-      ptEmail: request.ptEmail.trim(),
-      ptS: request.ptS,
-      ptPY: request.ptPY,
-      pt100: request.pt100,
-    },
-    token,
-    settings.alternateFalls,
-  );
+  const params = {
+    tenant: tenantId,
+    patientId: request.ptId,
+    ptEmail: request.ptEmail.trim(),
+    ptS: request.ptS,
+    ptPY: request.ptPY,
+    pt100: request.pt100,
+  };
+  const linkIn = (lang: PatientLanguage) =>
+    invitationLink(input.publicUrl, params, token, settings.alternateFalls, lang);
+  const mail = invitationMail(language, {
+    practice: practice.name,
+    link: linkIn(language),
+    otherLink: linkIn(language === "es" ? "en" : "es"),
+    days: Math.max(1, Math.round(ttlMs / 86_400_000)),
+  });
   try {
-    await mailer.send({
-      to: request.ptEmail.trim(),
-      subject: "Your Annual Wellness Visit questionnaire",
-      text:
-        `Your care team asks you to complete your Medicare Annual Wellness Visit questionnaire before your visit.\n\n` +
-        `Open this link to answer the questions (it works once and expires in 14 days):\n${link}\n\n` +
-        `If you did not expect this e-mail, please contact your doctor's office.\n`,
-    });
+    await mailer.send({ to: request.ptEmail.trim(), subject: mail.subject, text: mail.text });
   } catch (cause) {
     await db
       .delete(awvInvitations)
@@ -173,7 +198,11 @@ export interface SubmitInput {
  * above 'not at all'; then it e-mails the tenant's safety address. Anything else is refused with nothing
  * stored. The flags and the falls question set come from the invitation and the tenant, not the browser.
  */
-export async function submitTeleAwv(db: Db, mailer: Mailer, input: SubmitInput): Promise<string> {
+export async function submitTeleAwv(
+  db: Db,
+  mailer: Mailer,
+  input: SubmitInput,
+): Promise<TeleAwvSubmitResponse> {
   const { request } = input;
   const now = input.now ?? new Date();
   const [invitation] = await db
@@ -216,7 +245,15 @@ export async function submitTeleAwv(db: Db, mailer: Mailer, input: SubmitInput):
     // so exactly one claims the invitation and the others store nothing.
     const claimed = await tx
       .update(awvInvitations)
-      .set({ usedAt: now, resultId })
+      // The draft goes in the same commit: once submitted, the link holds nothing of the patient.
+      .set({
+        usedAt: now,
+        resultId,
+        draftAnswers: null,
+        draftPage: null,
+        draftLanguage: null,
+        draftSavedAt: null,
+      })
       .where(
         and(
           eq(awvInvitations.tenantId, tenantId),
@@ -272,5 +309,91 @@ export async function submitTeleAwv(db: Db, mailer: Mailer, input: SubmitInput):
     resultId,
     alerts,
   );
-  return resultId;
+  return { id: resultId, safetyAlert: alerts.length > 0 };
+}
+
+/**
+ * GET /api/auth/teleawv/link: what the patient's page opens with. An open link gives the practice, the
+ * language of its e-mail and the progress saved so far; a used or expired one only which it is and
+ * whom to ask for a new one.
+ */
+export async function linkState(
+  db: Db,
+  credential: InvitationCredential | SpentInvitation,
+): Promise<TeleAwvLink> {
+  const [row] = await db
+    .select({
+      name: tenants.name,
+      language: awvInvitations.language,
+      expiresAt: awvInvitations.expiresAt,
+      draftAnswers: awvInvitations.draftAnswers,
+      draftPage: awvInvitations.draftPage,
+      draftLanguage: awvInvitations.draftLanguage,
+      draftSavedAt: awvInvitations.draftSavedAt,
+    })
+    .from(awvInvitations)
+    .innerJoin(tenants, eq(tenants.id, awvInvitations.tenantId))
+    .where(
+      and(eq(awvInvitations.tenantId, credential.tenantId), eq(awvInvitations.id, credential.invitationId)),
+    );
+  if (row === undefined) throw invalidInvitation();
+  const state = "state" in credential ? credential.state : "open";
+  const draft =
+    state === "open" && row.draftAnswers !== null && row.draftSavedAt !== null
+      ? {
+          answers: row.draftAnswers,
+          pageIndex: row.draftPage ?? 0,
+          language: languageOf(row.draftLanguage ?? row.language),
+          savedAt: row.draftSavedAt.toISOString(),
+        }
+      : null;
+  return {
+    state,
+    practice: { name: row.name },
+    language: languageOf(row.language),
+    expiresAt: row.expiresAt.toISOString(),
+    draft,
+  };
+}
+
+/**
+ * PUT /api/auth/teleawv/draft: keeps the patient's progress against their own invitation while it is
+ * open. The answers are stored as given (they are checked when submitted); a link used or expired
+ * meanwhile stores nothing.
+ */
+export async function saveDraft(
+  db: Db,
+  credential: InvitationCredential,
+  draft: TeleAwvDraft,
+  now = new Date(),
+): Promise<string> {
+  const saved = await db
+    .update(awvInvitations)
+    .set({
+      draftAnswers: draft.answers,
+      draftPage: draft.pageIndex,
+      draftLanguage: draft.language,
+      draftSavedAt: now,
+    })
+    .where(
+      and(
+        eq(awvInvitations.tenantId, credential.tenantId),
+        eq(awvInvitations.id, credential.invitationId),
+        isNull(awvInvitations.usedAt),
+        gt(awvInvitations.expiresAt, now),
+      ),
+    )
+    .returning({ id: awvInvitations.id });
+  if (saved.length === 0) throw invalidInvitation();
+  return now.toISOString();
+}
+
+/** Clears the drafts of links that expired unsubmitted: what a patient typed is not kept past the link. */
+export async function purgeExpiredDrafts(db: Db, now = new Date()): Promise<number> {
+  const purged = await db
+    .update(awvInvitations)
+    .set({ draftAnswers: null, draftPage: null, draftLanguage: null, draftSavedAt: null })
+    .where(and(isNotNull(awvInvitations.draftAnswers), lte(awvInvitations.expiresAt, now)))
+    .returning({ id: awvInvitations.id });
+  return purged.length;
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { objectId } from "@core-care/survey-engine";
 import { MULTI_TENANT, type Me, type Tenant, type User } from "@core-care/schema";
 import type { Db, DbOrTx } from "../db/index.js";
@@ -19,6 +19,10 @@ export function toTenant(row: typeof tenants.$inferSelect): Tenant {
       ...(row.settings.safetyAlertEmail === undefined
         ? {}
         : { safetyAlertEmail: row.settings.safetyAlertEmail }),
+      ...(row.settings.usersMay === undefined ? {} : { usersMay: row.settings.usersMay }),
+      ...(row.settings.requireAdminTotp === undefined
+        ? {}
+        : { requireAdminTotp: row.settings.requireAdminTotp }),
     },
   };
 }
@@ -100,21 +104,10 @@ export interface NewUser {
   password: string;
 }
 
-/**
- * Adds a user to a tenant. A user who already exists in another tenant becomes a member here too
- * (keeping their password); one already in this tenant answers 409.
- */
+/** Creates a new user as a member of a tenant; 409 when the e-mail has an account already. */
 export async function createTenantUser(db: Db, tenantId: string, input: NewUser): Promise<User> {
-  const existing = await findUserByEmail(db, input.email);
-  if (existing !== undefined) {
-    const [member] = await db
-      .select({ n: count() })
-      .from(userTenants)
-      .where(and(eq(userTenants.userId, existing.id), eq(userTenants.tenantId, tenantId)));
-    if ((member?.n ?? 0) > 0) throw conflict("A user with this e-mail already exists.");
-    await db.insert(userTenants).values({ tenantId, userId: existing.id, roles: input.roles });
-    return getTenantUser(db, tenantId, existing.id);
-  }
+  if ((await findUserByEmail(db, input.email)) !== undefined)
+    throw conflict("A user with this e-mail already exists.");
   const id = objectId();
   const passwordHash = await hashPassword(input.password);
   await db.transaction(async (tx) => {
@@ -145,4 +138,24 @@ export async function removeTenantUser(db: Db, tenantId: string, userId: string)
     if (left.length === 0) await tx.delete(users).where(eq(users.id, userId));
     return true;
   });
+}
+
+/** Words a password of someone in these tenants must not be built on: each tenant's id and name. */
+async function tenantWords(db: DbOrTx, tenantIds: string[]): Promise<string[]> {
+  if (tenantIds.length === 0) return [];
+  const rows = await db
+    .select({ id: tenants.id, name: tenants.name })
+    .from(tenants)
+    .where(inArray(tenants.id, tenantIds));
+  return rows.flatMap((row) => [row.id, row.name, ...row.id.split("-"), ...row.name.split(/\s+/)]);
+}
+
+/** The practice names a user's new password must not be built on (see `passwordProblem`). */
+export async function contextWords(db: DbOrTx, userId: string): Promise<string[]> {
+  return tenantWords(db, await userTenantIds(db, userId));
+}
+
+/** The practice names a new user's password in this tenant must not be built on. */
+export async function tenantContextWords(db: DbOrTx, tenantId: string): Promise<string[]> {
+  return tenantWords(db, [tenantId]);
 }

@@ -29,7 +29,7 @@ export async function startSftpPeer(options: { port?: number; dirs?: string[] } 
   const dirs = new Set(["/", ...(options.dirs ?? ["/upload"])]);
   const operations: string[] = [];
   const clients = new Set<Connection>();
-  const hostKey = utils.generateKeyPairSync("ed25519").private;
+  const hostKey = ed25519HostKey();
 
   const attrs = (mode: number, size = 0): Attributes => ({ mode, uid: 0, gid: 0, size, atime: 0, mtime: 0 });
   const resolvePath = (p: string) => posix.resolve("/", p);
@@ -170,4 +170,17 @@ export async function startSftpPeer(options: { port?: number; dirs?: string[] } 
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A host key ssh2 itself can read back: its ed25519 generator drops a public key's leading zero byte,
+ * about one key in 256 (mscdex/ssh2 issues 1390 and 1513), so such a key is made again.
+ */
+function ed25519HostKey(): string {
+  for (;;) {
+    const pair = utils.generateKeyPairSync("ed25519");
+    if (!(utils.parseKey(pair.private) instanceof Error) && !(utils.parseKey(pair.public) instanceof Error)) {
+      return pair.private;
+    }
+  }
 }

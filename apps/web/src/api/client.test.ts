@@ -67,6 +67,20 @@ beforeAll(async () => {
           });
         case "/api/bare":
           return send(res, 503, undefined, "Service Unavailable");
+        case "/api/lines": {
+          // Lines cut anywhere across chunks, as a stream arrives.
+          res.writeHead(200, { "Content-Type": "application/x-ndjson" });
+          const text = '{"n":1}\n{"n":2,"s":"é\\n"}\n\n{"n":3}\n';
+          const bytes = Buffer.from(text, "utf8");
+          let at = 0;
+          const next = () => {
+            if (at >= bytes.length) return res.end();
+            res.write(bytes.subarray(at, at + 5));
+            at += 5;
+            setTimeout(next, 2);
+          };
+          return next();
+        }
         case "/api/slow":
           releaseSlow = () => send(res, 200, { ok: true });
           return;
@@ -115,6 +129,23 @@ describe("api", () => {
   test("sends PUT and DELETE with their methods", async () => {
     await expect(api.put("/api/echo", { a: 1 })).resolves.toMatchObject({ method: "PUT", body: { a: 1 } });
     await expect(api.del("/api/echo")).resolves.toMatchObject({ method: "DELETE", body: null });
+  });
+
+  test("reads a newline-delimited JSON stream line by line as it arrives, with the XHR header", async () => {
+    const lines: unknown[] = [];
+    await api.lines("/api/lines", (line) => lines.push(line), { query: { duration: 5 } });
+    expect(lines).toEqual([{ n: 1 }, { n: 2, s: "é\n" }, { n: 3 }]);
+    expect(seen[0]?.url).toBe("/api/lines?duration=5");
+    expect(seen[0]?.headers["x-requested-with"]).toBe("XMLHttpRequest");
+    expect(pendingRequests()).toBe(0);
+  });
+
+  test("rejects a failed stream with the server message and shows the banner", async () => {
+    const banner = watchBanner();
+    const error = await api.lines("/api/invalid", () => undefined).catch((e: unknown) => e);
+    banner.stop();
+    expect(error).toMatchObject({ status: 400, message: "Invalid input." });
+    expect(banner.states.at(-1)).toMatchObject({ message: "Invalid input." });
   });
 
   test("resolves undefined on 204", async () => {

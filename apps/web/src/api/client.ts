@@ -35,6 +35,8 @@ export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
   handleErrors?: boolean;
   signal?: AbortSignal;
+  /** Headers beside the client's own, such as the Tele-AWV link's `Authorization`. */
+  headers?: Record<string, string>;
 }
 
 /** The transient error banner's state. */
@@ -168,14 +170,22 @@ function toApiError(response: Response, body: unknown): ApiError {
   return new ApiError(response.status, message, errorCode, errors);
 }
 
-async function request<T>(
+/**
+ * Sends a request and answers its response when it succeeded; otherwise throws the ApiError, after the
+ * 401 move or the error banner unless the caller handles errors. The pending count (the 'Processing...'
+ * indicator) covers `read` of the answer too.
+ */
+async function exchange<T>(
   method: string,
   path: string,
   body: unknown,
-  opts: RequestOptions = {},
+  opts: RequestOptions,
+  accept: string,
+  read: (response: Response) => Promise<T>,
 ): Promise<T> {
   const headers: Record<string, string> = {
-    Accept: "application/json",
+    ...opts.headers,
+    Accept: accept,
     "X-Requested-With": "XMLHttpRequest",
   };
   const init: RequestInit = { method, headers, credentials: "same-origin", cache: "no-store" };
@@ -196,9 +206,8 @@ async function request<T>(
       if (!opts.handleErrors) showErrorBanner(NO_NETWORK_MESSAGE);
       throw error;
     }
-    const data = await readBody(response);
-    if (response.ok) return data as T;
-    const error = toApiError(response, data);
+    if (response.ok) return await read(response);
+    const error = toApiError(response, await readBody(response));
     if (!opts.handleErrors) {
       // Later 401s of requests that were in flight arrive after the move to /auth and must not overwrite the location.
       if (response.status === 401) {
@@ -211,10 +220,51 @@ async function request<T>(
   }
 }
 
+function request<T>(method: string, path: string, body: unknown, opts: RequestOptions = {}): Promise<T> {
+  return exchange(
+    method,
+    path,
+    body,
+    opts,
+    "application/json",
+    async (response) => (await readBody(response)) as T,
+  );
+}
+
+/** Reads a newline-delimited JSON body as it arrives, giving each line to `onLine` parsed. */
+async function readLines(response: Response, onLine: (line: unknown) => void): Promise<void> {
+  if (response.body === null) return;
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let rest = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    rest += value;
+    let end = rest.indexOf("\n");
+    let start = 0;
+    while (end !== -1) {
+      if (end > start) onLine(JSON.parse(rest.slice(start, end)) as unknown);
+      start = end + 1;
+      end = rest.indexOf("\n", start);
+    }
+    rest = rest.slice(start);
+  }
+  if (rest.trim() !== "") onLine(JSON.parse(rest) as unknown);
+}
+
 /** The one HTTP client of the web app: JSON in and out under the page's origin (SPEC 4, 8). */
 export const api = {
   get<T>(path: string, opts?: RequestOptions): Promise<T> {
     return request<T>("GET", path, undefined, opts);
+  },
+  /**
+   * GET of a newline-delimited JSON stream: each line is given to `onLine` parsed as it arrives, so
+   * the whole body is never held; resolves when the stream ends. Failures as for `get`.
+   */
+  lines(path: string, onLine: (line: unknown) => void, opts: RequestOptions = {}): Promise<void> {
+    return exchange("GET", path, undefined, opts, "application/x-ndjson", (response) =>
+      readLines(response, onLine),
+    );
   },
   post<T>(path: string, body?: unknown, opts?: RequestOptions): Promise<T> {
     return request<T>("POST", path, body, opts);
@@ -222,7 +272,8 @@ export const api = {
   put<T>(path: string, body?: unknown, opts?: RequestOptions): Promise<T> {
     return request<T>("PUT", path, body, opts);
   },
-  del<T>(path: string, opts?: RequestOptions): Promise<T> {
-    return request<T>("DELETE", path, undefined, opts);
+  /** DELETE; `body` for the few deletions that need a proof, such as turning the second factor off. */
+  del<T>(path: string, opts?: RequestOptions, body?: unknown): Promise<T> {
+    return request<T>("DELETE", path, body, opts);
   },
 };

@@ -1,13 +1,13 @@
 import { api } from "./client";
 import { createStore, useStore } from "./store";
-import { MULTI_TENANT, type ClientConfig, type Me } from "./types";
+import { hasRole, MULTI_TENANT, type ClientConfig, type Me } from "./types";
 
 /** SPEC 9 constants, used until GET /api/config answers. */
 export const DEFAULT_CONFIG: ClientConfig = {
   idleTimeoutSeconds: 1440,
   keepaliveIntervalSeconds: 300,
   keepaliveMinDelaySeconds: 10,
-  defaultUrl: "/patients",
+  defaultUrl: "/today",
   environment: "production",
 };
 
@@ -65,9 +65,17 @@ export function useMe(): Me | null {
   return useStore(meStore);
 }
 
-/** SPEC 4: a multi-tenant user whose tenant list lacks the current tenant must sign in again. */
+/**
+ * SPEC 4: a multi-tenant user whose tenant list lacks the current tenant must sign in again. A system
+ * administrator visiting a practice they do not belong to is the exception: the server admits the visit
+ * only while they hold that role.
+ */
 export function lacksCurrentTenant(me: Me): boolean {
-  return me.user.tenant === MULTI_TENANT && !me.user.tenants.includes(me.tenant.id);
+  return (
+    me.user.tenant === MULTI_TENANT &&
+    !me.user.tenants.includes(me.tenant.id) &&
+    !hasRole(me.user.roles, "sysAdmin")
+  );
 }
 
 /** GET /api/config once per page; the SPEC 9 defaults when it fails. */
@@ -77,4 +85,18 @@ export function loadConfig(): Promise<ClientConfig> {
     .then((config) => ({ ...DEFAULT_CONFIG, ...config }))
     .catch(() => DEFAULT_CONFIG);
   return configPromise;
+}
+
+/**
+ * Whether the current user may do what is an admin act unless the practice lets its plain users
+ * (the API's permission table: removing records, resending deliveries, acknowledging safety alerts).
+ */
+export function mayDo(
+  me: Me | null,
+  grant: "deleteRecords" | "resendDeliveries" | "acknowledgeAlerts",
+): boolean {
+  if (me === null) return false;
+  const roles = me.user.roles;
+  if (hasRole(roles, "admin") || hasRole(roles, "sysAdmin")) return true;
+  return hasRole(roles, "user") && me.tenant.settings.usersMay?.[grant] === true;
 }

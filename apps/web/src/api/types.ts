@@ -28,6 +28,11 @@ export type {
   TenantRef,
   TenantSettings,
   User,
+  SecondFactorNeeded,
+  SignInEnrolled,
+  TotpEnrolment,
+  TotpStatus,
+  RecoveryCodes,
 } from "@core-care/schema";
 
 /** The list envelope of every list call. */

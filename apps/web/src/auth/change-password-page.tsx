@@ -1,8 +1,13 @@
 import { useId, useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router-dom";
-import { api, formErrorMessage } from "../api/client";
+import { api } from "../api/client";
 import { AuthLayout } from "./auth-layout";
 import { formText } from "../ui/form";
+import { FieldMessage, formFailure, invalidProps, NO_FAILURE, type FormFailure } from "../ui/field-errors";
+import { PasswordRules } from "../ui/password-rules";
+
+/** The fields the server may name in its answer, as this form calls them. */
+const FIELDS = ["oldPassword", "password", "confirmPassword"];
 
 /** /auth/changepassword, prefilled from the `email` and `pwd` query parameters (SPEC 2). */
 export default function ChangePasswordPage() {
@@ -12,7 +17,7 @@ export default function ChangePasswordPage() {
   const email = params.get("email") ?? "";
   const pwd = params.get("pwd") ?? "";
   const [submitting, setSubmitting] = useState(false);
-  const [error, setError] = useState("");
+  const [failure, setFailure] = useState<FormFailure>(NO_FAILURE);
 
   async function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -20,10 +25,13 @@ export default function ChangePasswordPage() {
     const password = formText(data, "password");
     const confirmPassword = formText(data, "confirmPassword");
     if (password !== confirmPassword) {
-      setError("The new passwords do not match.");
+      setFailure({
+        form: "Please correct the field marked below.",
+        fields: { confirmPassword: "The new passwords do not match." },
+      });
       return;
     }
-    setError("");
+    setFailure(NO_FAILURE);
     setSubmitting(true);
     try {
       await api.post(
@@ -40,7 +48,7 @@ export default function ChangePasswordPage() {
         `/auth/login?message=${encodeURIComponent("Your password has been changed. Please sign in.")}`,
       );
     } catch (cause) {
-      setError(formErrorMessage(cause));
+      setFailure(formFailure(cause, email ? FIELDS : ["email", ...FIELDS]));
     } finally {
       setSubmitting(false);
     }
@@ -54,7 +62,15 @@ export default function ChangePasswordPage() {
         ) : (
           <div className="field">
             <label htmlFor={`${id}-email`}>E-mail</label>
-            <input id={`${id}-email`} name="email" type="email" autoComplete="username" required />
+            <input
+              id={`${id}-email`}
+              name="email"
+              type="email"
+              autoComplete="username"
+              required
+              {...invalidProps(`${id}-email`, failure.fields.email)}
+            />
+            <FieldMessage id={`${id}-email`} message={failure.fields.email} />
           </div>
         )}
         <div className="field">
@@ -66,7 +82,9 @@ export default function ChangePasswordPage() {
             autoComplete="current-password"
             defaultValue={pwd}
             required
+            {...invalidProps(`${id}-old`, failure.fields.oldPassword)}
           />
+          <FieldMessage id={`${id}-old`} message={failure.fields.oldPassword} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-new`}>New password</label>
@@ -76,12 +94,11 @@ export default function ChangePasswordPage() {
             type="password"
             autoComplete="new-password"
             minLength={15}
-            aria-describedby={`${id}-rule`}
             required
+            {...invalidProps(`${id}-new`, failure.fields.password, `${id}-rule`)}
           />
-          <p id={`${id}-rule`} className="hint">
-            At least 15 characters. A long phrase is easiest to remember.
-          </p>
+          <FieldMessage id={`${id}-new`} message={failure.fields.password} />
+          <PasswordRules id={`${id}-rule`} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-confirm`}>Confirm new password</label>
@@ -91,10 +108,12 @@ export default function ChangePasswordPage() {
             type="password"
             autoComplete="new-password"
             required
+            {...invalidProps(`${id}-confirm`, failure.fields.confirmPassword)}
           />
+          <FieldMessage id={`${id}-confirm`} message={failure.fields.confirmPassword} />
         </div>
         <p className="form-error" role="alert">
-          {error}
+          {failure.form}
         </p>
         <div className="form-actions">
           <button type="submit" className="button primary" disabled={submitting}>

@@ -106,4 +106,45 @@ describe("LoginForm", () => {
     expect(signedIn).toEqual([]);
     await waitFor(() => expect(signedIn).toEqual([ME]));
   });
+
+  test("asks for the code after the password when the account has a second factor", async () => {
+    const user = userEvent.setup();
+    const signedIn: Me[] = [];
+    render(
+      <MemoryRouter>
+        <LoginForm onSignedIn={(me) => signedIn.push(me)} />
+      </MemoryRouter>,
+    );
+    await user.type(screen.getByLabelText("E-mail"), "ann@example.org");
+    await user.type(screen.getByLabelText("Password"), "right password");
+    await user.click(screen.getByRole("button", { name: "Sign in" }));
+    (await nextRequest()).answer(202, { secondFactor: "totp" });
+
+    const field = await screen.findByLabelText("Authentication code");
+    expect(field.getAttribute("inputmode")).toBe("numeric");
+    expect(field.getAttribute("autocomplete")).toBe("one-time-code");
+    expect(document.activeElement).toBe(field);
+    await user.type(field, "123456");
+    await user.click(screen.getByRole("button", { name: "Verify" }));
+    const wrong = await nextRequest();
+    expect(wrong.body).toEqual({ code: "123456" });
+    wrong.answer(400, {
+      responseStatus: {
+        message: "The code is not valid.",
+        errors: [{ field: "code", message: "The code is not valid." }],
+      },
+    });
+    expect((await screen.findByRole("alert")).textContent).toBe("The code is not valid.");
+    expect(screen.getByLabelText("Authentication code").getAttribute("aria-invalid")).toBe("true");
+
+    await user.click(screen.getByRole("button", { name: "Use a recovery code" }));
+    const recovery = screen.getByLabelText("Recovery code");
+    expect(recovery.getAttribute("inputmode")).toBe("text");
+    await user.type(recovery, "ABCD-EFGH-JKLM");
+    await user.click(screen.getByRole("button", { name: "Verify" }));
+    const right = await nextRequest();
+    expect(right.body).toEqual({ code: "ABCD-EFGH-JKLM" });
+    right.answer(200, ME);
+    await waitFor(() => expect(signedIn).toEqual([ME]));
+  });
 });

@@ -2,16 +2,20 @@ import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router-dom";
 import type { SafetyAlert } from "@core-care/schema";
 import { api } from "../api/client";
+import { mayDo, useMe } from "../api/session";
 import { formatDateTime } from "../portal/format";
 import "./awv.css";
 
 /**
  * The tenant's open safety alerts (GET /api/alerts), each shown until a staff member acknowledges it
  * (POST /api/alerts/{id}/acknowledge). With `resultId`, only that result's alerts; otherwise all of
- * them, each linking to its result.
+ * them, each linking to its result. With `emptyText`, that is said when none is open.
  */
-export function SafetyAlerts({ resultId }: { resultId?: string }) {
-  const [alerts, setAlerts] = useState<SafetyAlert[]>([]);
+export function SafetyAlerts({ resultId, emptyText }: { resultId?: string; emptyText?: string }) {
+  const [alerts, setAlerts] = useState<SafetyAlert[] | null>(null);
+  const me = useMe();
+  // Acknowledging says a clinician acted on it: admins may, and plain users where the practice allows.
+  const canAcknowledge = mayDo(me, "acknowledgeAlerts");
 
   const load = useCallback(async () => {
     const open = await api.get<SafetyAlert[]>("/api/alerts");
@@ -27,7 +31,9 @@ export function SafetyAlerts({ resultId }: { resultId?: string }) {
     await load();
   }
 
-  if (alerts.length === 0) return null;
+  if (alerts === null || alerts.length === 0) {
+    return alerts !== null && emptyText !== undefined ? <p className="hint">{emptyText}</p> : null;
+  }
   return (
     <div className="awv-alerts" aria-label="Safety alerts">
       {alerts.map((alert) => (
@@ -43,13 +49,15 @@ export function SafetyAlerts({ resultId }: { resultId?: string }) {
               </>
             )}
           </p>
-          <button
-            type="button"
-            className="button danger awv-no-print"
-            onClick={() => acknowledge(alert.id).catch(() => undefined)}
-          >
-            Acknowledge
-          </button>
+          {canAcknowledge && (
+            <button
+              type="button"
+              className="button danger awv-no-print"
+              onClick={() => acknowledge(alert.id).catch(() => undefined)}
+            >
+              Acknowledge
+            </button>
+          )}
         </div>
       ))}
     </div>

@@ -54,15 +54,17 @@ describe("hiddenFields", () => {
 
 describe("readFragment", () => {
   test("reads the token and the falls question set from the fragment", () => {
-    expect(readFragment("#token=abc_DEF-123&alternateFalls=true")).toEqual({
+    expect(readFragment("#token=abc_DEF-123&alternateFalls=true&lang=es")).toEqual({
       token: "abc_DEF-123",
       alternateFalls: true,
+      language: "es",
     });
     expect(readFragment("#token=x&alternateFalls=false").alternateFalls).toBe(false);
   });
 
   test("gives an empty token and no falls setting when the fragment has none", () => {
-    expect(readFragment("")).toEqual({ token: "", alternateFalls: undefined });
+    expect(readFragment("")).toEqual({ token: "", alternateFalls: undefined, language: undefined });
+    expect(readFragment("#token=x&lang=fr").language).toBeUndefined();
   });
 });
 

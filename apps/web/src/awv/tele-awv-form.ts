@@ -1,7 +1,10 @@
+import type { PatientLanguage } from "@core-care/schema";
 import {
   ALTERNATE_FALLS_TENANT_IDS,
   parseTeleAwvQuery,
   pruneHiddenAnswers,
+  shouldDisplayPage,
+  visibleQuestions,
   TELE_AWV_HIDDEN_FIELDS,
   teleAwvSurvey,
   type Answers,
@@ -35,6 +38,8 @@ export function hasRequiredParams(search: string): boolean {
 export interface LinkFragment {
   token: string;
   alternateFalls: boolean | undefined;
+  /** The language the e-mail's link opens the questionnaire in, when it says. */
+  language: PatientLanguage | undefined;
 }
 
 /**
@@ -44,9 +49,11 @@ export interface LinkFragment {
 export function readFragment(hash: string): LinkFragment {
   const params = new URLSearchParams(hash.startsWith("#") ? hash.slice(1) : hash);
   const falls = params.get("alternateFalls");
+  const lang = params.get("lang");
   return {
     token: params.get("token") ?? "",
     alternateFalls: falls === "true" ? true : falls === "false" ? false : undefined,
+    language: lang === "en" || lang === "es" ? lang : undefined,
   };
 }
 
@@ -96,4 +103,20 @@ export function buildSubmission(
   const pruned: Answers = { ...pruneHiddenAnswers(teleAwvSurvey, context) };
   for (const field of TELE_AWV_HIDDEN_FIELDS) delete pruned[field];
   return { ...hidden, token, answers: pruned };
+}
+
+/** About how long a patient takes over one question, for the time estimate. */
+const SECONDS_PER_QUESTION = 10;
+
+/**
+ * About how many minutes the steps from `pageIndex` on take with the answers so far (the questions that
+ * show on each step that shows), at least 1.
+ */
+export function minutesLeft(context: EvalContext, pageIndex: number): number {
+  let questions = 0;
+  teleAwvSurvey.pages.forEach((page, index) => {
+    if (index < pageIndex || !shouldDisplayPage(page, context)) return;
+    questions += visibleQuestions(page, context).filter((question) => question.type !== "html").length;
+  });
+  return Math.max(1, Math.ceil((questions * SECONDS_PER_QUESTION) / 60));
 }

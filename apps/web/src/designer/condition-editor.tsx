@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { createContext, useContext, useId, useState } from "react";
 import {
   CONDITION_ACTIONS,
   createCondition,
@@ -8,11 +8,19 @@ import {
 } from "@core-care/survey-engine";
 import { conditionText, conditionValue, removeAt, replaceAt, type FieldOption } from "./survey-fields";
 
+/**
+ * The fields a condition may read (the survey's answer paths and the globals), given to every condition
+ * editor of a designer. A context, not a prop: a title typed anywhere changes the list, and only the
+ * editors that show conditions read it, so the other questions' editors need not render again.
+ */
+export const FieldOptionsContext = createContext<readonly FieldOption[]>([]);
+
 /** Props of {@link ConditionList}. */
 export interface ConditionListProps {
   legend: string;
   conditions: readonly Condition[];
-  fields: readonly FieldOption[];
+  /** A field the conditions may not read (the question's own). */
+  exclude?: string;
   onChange: (conditions: Condition[]) => void;
 }
 
@@ -21,101 +29,15 @@ export interface ConditionListProps {
  * action from the engine's one list (so the designer and the evaluator agree), the value, and how it
  * joins the condition before it.
  */
-export function ConditionList({ legend, conditions, fields, onChange }: ConditionListProps) {
-  const id = useId();
+export function ConditionList({ legend, conditions, exclude, onChange }: ConditionListProps) {
   return (
     <fieldset className="designer-conditions">
       <legend>{legend}</legend>
-      {conditions.length === 0 ? <p className="hint">No conditions: always shown.</p> : null}
-      {conditions.map((condition, index) => {
-        const prefix = `${id}-${index}`;
-        const action = normalizeAction(condition.action) ?? "Equals";
-        const kind = fields.find((f) => f.path === condition.fieldName)?.kind;
-        const known = fields.some((f) => f.path === condition.fieldName);
-        const set = (patch: Partial<Condition>) =>
-          onChange(replaceAt(conditions, index, { ...condition, ...patch }));
-        return (
-          <div className="designer-condition" key={index} role="group" aria-label={`${legend} ${index + 1}`}>
-            {index > 0 ? (
-              <div className="field">
-                <label htmlFor={`${prefix}-join`}>Join</label>
-                <select
-                  id={`${prefix}-join`}
-                  value={condition.joinType ?? "and"}
-                  onChange={(e) => set({ joinType: e.target.value as JoinType })}
-                >
-                  <option value="and">and</option>
-                  <option value="or">or</option>
-                </select>
-              </div>
-            ) : null}
-            <div className="field">
-              <label htmlFor={`${prefix}-field`}>Field</label>
-              <select
-                id={`${prefix}-field`}
-                value={condition.fieldName}
-                onChange={(e) => {
-                  const nextKind = fields.find((f) => f.path === e.target.value)?.kind;
-                  set({
-                    fieldName: e.target.value,
-                    fieldValue: conditionValue(conditionText(condition.fieldValue), action, nextKind),
-                  });
-                }}
-              >
-                <option value="">Choose a field</option>
-                {!known && condition.fieldName !== "" ? (
-                  <option value={condition.fieldName}>{condition.fieldName}</option>
-                ) : null}
-                {fields.map((field) => (
-                  <option key={field.path} value={field.path}>
-                    {field.label}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor={`${prefix}-action`}>Action</label>
-              <select
-                id={`${prefix}-action`}
-                value={action}
-                onChange={(e) =>
-                  set({
-                    action: e.target.value,
-                    fieldValue: conditionValue(conditionText(condition.fieldValue), e.target.value, kind),
-                  })
-                }
-              >
-                {CONDITION_ACTIONS.map((name) => (
-                  <option key={name} value={name}>
-                    {name}
-                  </option>
-                ))}
-              </select>
-            </div>
-            {action === "Has Response" ? null : (
-              <div className="field">
-                <label htmlFor={`${prefix}-value`}>
-                  {action === "One Of" ? "Values (comma separated)" : "Value"}
-                </label>
-                <ValueInput
-                  id={`${prefix}-value`}
-                  value={condition.fieldValue}
-                  parse={(text) => conditionValue(text, action, kind)}
-                  onCommit={(fieldValue) => set({ fieldValue })}
-                />
-              </div>
-            )}
-            <button
-              type="button"
-              className="button small"
-              aria-label={`Remove ${legend.toLowerCase()} ${index + 1}`}
-              onClick={() => onChange(removeAt(conditions, index))}
-            >
-              Remove
-            </button>
-          </div>
-        );
-      })}
+      {conditions.length === 0 ? (
+        <p className="hint">No conditions: always shown.</p>
+      ) : (
+        <ConditionRows legend={legend} conditions={conditions} exclude={exclude} onChange={onChange} />
+      )}
       <button
         type="button"
         className="button small"
@@ -125,6 +47,101 @@ export function ConditionList({ legend, conditions, fields, onChange }: Conditio
       </button>
     </fieldset>
   );
+}
+
+function ConditionRows({ legend, conditions, exclude, onChange }: ConditionListProps) {
+  const id = useId();
+  const all = useContext(FieldOptionsContext);
+  const fields = exclude === undefined ? all : all.filter((f) => f.path !== exclude);
+  return conditions.map((condition, index) => {
+    const prefix = `${id}-${index}`;
+    const action = normalizeAction(condition.action) ?? "Equals";
+    const kind = fields.find((f) => f.path === condition.fieldName)?.kind;
+    const known = fields.some((f) => f.path === condition.fieldName);
+    const set = (patch: Partial<Condition>) =>
+      onChange(replaceAt(conditions, index, { ...condition, ...patch }));
+    return (
+      <div className="designer-condition" key={index} role="group" aria-label={`${legend} ${index + 1}`}>
+        {index > 0 ? (
+          <div className="field">
+            <label htmlFor={`${prefix}-join`}>Join</label>
+            <select
+              id={`${prefix}-join`}
+              value={condition.joinType ?? "and"}
+              onChange={(e) => set({ joinType: e.target.value as JoinType })}
+            >
+              <option value="and">and</option>
+              <option value="or">or</option>
+            </select>
+          </div>
+        ) : null}
+        <div className="field">
+          <label htmlFor={`${prefix}-field`}>Field</label>
+          <select
+            id={`${prefix}-field`}
+            value={condition.fieldName}
+            onChange={(e) => {
+              const nextKind = fields.find((f) => f.path === e.target.value)?.kind;
+              set({
+                fieldName: e.target.value,
+                fieldValue: conditionValue(conditionText(condition.fieldValue), action, nextKind),
+              });
+            }}
+          >
+            <option value="">Choose a field</option>
+            {!known && condition.fieldName !== "" ? (
+              <option value={condition.fieldName}>{condition.fieldName}</option>
+            ) : null}
+            {fields.map((field) => (
+              <option key={field.path} value={field.path}>
+                {field.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${prefix}-action`}>Action</label>
+          <select
+            id={`${prefix}-action`}
+            value={action}
+            onChange={(e) =>
+              set({
+                action: e.target.value,
+                fieldValue: conditionValue(conditionText(condition.fieldValue), e.target.value, kind),
+              })
+            }
+          >
+            {CONDITION_ACTIONS.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </div>
+        {action === "Has Response" ? null : (
+          <div className="field">
+            <label htmlFor={`${prefix}-value`}>
+              {action === "One Of" ? "Values (comma separated)" : "Value"}
+            </label>
+            <ValueInput
+              id={`${prefix}-value`}
+              value={condition.fieldValue}
+              parse={(text) => conditionValue(text, action, kind)}
+              onCommit={(fieldValue) => set({ fieldValue })}
+            />
+          </div>
+        )}
+        <button
+          type="button"
+          className="button small"
+          aria-label={`Remove ${legend.toLowerCase()} ${index + 1}`}
+          onClick={() => onChange(removeAt(conditions, index))}
+        >
+          Remove
+        </button>
+      </div>
+    );
+  });
 }
 
 /** A value input that keeps what is typed (a trailing comma, '1.') while storing the parsed value. */

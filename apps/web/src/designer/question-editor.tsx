@@ -1,7 +1,7 @@
-import { useId, useState } from "react";
+import { memo, useCallback, useId, useState } from "react";
 import { createQuestion, type Choice, type Question, type QuestionType } from "@core-care/survey-engine";
 import { ConditionList } from "./condition-editor";
-import { moveItem, removeAt, replaceAt, type FieldOption } from "./survey-fields";
+import { moveItem, removeAt, replaceAt } from "./survey-fields";
 
 /** Every question type the runner renders, with the name the designer shows. */
 export const QUESTION_TYPES: readonly (readonly [QuestionType, string])[] = [
@@ -68,54 +68,71 @@ export interface QuestionListProps {
   /** 'Question' on a page, 'Field' inside a group. */
   label: string;
   questions: readonly Question[];
-  fields: readonly FieldOption[];
-  onChange: (questions: Question[]) => void;
+  /**
+   * Changes the list from what it is when the change is applied. It must keep its identity across
+   * renders: each question's editor then renders again only when its own question changes.
+   */
+  onChange: (update: (questions: Question[]) => Question[]) => void;
 }
 
 /** The questions of a page or the fields of a group, each editable, movable and removable. */
-export function QuestionList({ label, questions, fields, onChange }: QuestionListProps) {
+export function QuestionList({ label, questions, onChange }: QuestionListProps) {
   return (
     <div className="designer-questions">
       {questions.map((question, index) => (
         <QuestionEditor
           key={question.id}
           name={`${label} ${index + 1}`}
+          index={index}
           question={question}
-          fields={fields}
           first={index === 0}
           last={index === questions.length - 1}
-          onChange={(next) => onChange(replaceAt(questions, index, next))}
-          onMove={(step) => onChange(moveItem(questions, index, step))}
-          onRemove={() => onChange(removeAt(questions, index))}
+          setQuestions={onChange}
         />
       ))}
-      <AddQuestion label={label} onAdd={(question) => onChange([...questions, question])} />
+      <AddQuestion label={label} onAdd={(question) => onChange((list) => [...list, question])} />
     </div>
   );
 }
 
 interface QuestionEditorProps {
   name: string;
+  index: number;
   question: Question;
-  fields: readonly FieldOption[];
   first: boolean;
   last: boolean;
-  onChange: (question: Question) => void;
-  onMove: (step: number) => void;
-  onRemove: () => void;
+  setQuestions: (update: (questions: Question[]) => Question[]) => void;
 }
 
-function QuestionEditor({
+/**
+ * One question's editor. Memoised: typing into one question of a page of hundreds renders that
+ * question's editor alone (its props are the question itself and callbacks that keep their identity).
+ */
+const QuestionEditor = memo(function QuestionEditor({
   name,
+  index,
   question,
-  fields,
   first,
   last,
-  onChange,
-  onMove,
-  onRemove,
+  setQuestions,
 }: QuestionEditorProps) {
   const id = useId();
+  const onChange = useCallback(
+    (next: Question) => setQuestions((list) => replaceAt(list, index, next)),
+    [setQuestions, index],
+  );
+  const setNested = useCallback(
+    (update: (fields: Question[]) => Question[]) =>
+      setQuestions((list) => {
+        const current = list[index];
+        return current === undefined
+          ? list
+          : replaceAt(list, index, { ...current, fields: update([...(current.fields ?? [])]) });
+      }),
+    [setQuestions, index],
+  );
+  const onMove = (step: number) => setQuestions((list) => moveItem(list, index, step));
+  const onRemove = () => setQuestions((list) => removeAt(list, index));
   const set = (patch: Partial<Question>) => onChange({ ...question, ...patch });
   const flag = (key: "required" | "pii", on: boolean) => {
     const next = { ...question };
@@ -217,18 +234,13 @@ function QuestionEditor({
       {question.type === "group" ? (
         <div className="designer-nested">
           <h4>Fields of {name.toLowerCase()}</h4>
-          <QuestionList
-            label="Field"
-            questions={question.fields ?? []}
-            fields={fields}
-            onChange={(nested) => set({ fields: nested })}
-          />
+          <QuestionList label="Field" questions={question.fields ?? []} onChange={setNested} />
         </div>
       ) : null}
       <ConditionList
         legend="Visible when"
         conditions={question.visibleWhen ?? []}
-        fields={fields.filter((f) => f.path !== question.fieldName)}
+        exclude={question.fieldName}
         onChange={(visibleWhen) => {
           const next: Question = { ...question, visibleWhen };
           if (visibleWhen.length === 0) delete next.visibleWhen;
@@ -248,7 +260,7 @@ function QuestionEditor({
       </div>
     </fieldset>
   );
-}
+});
 
 function patchNumber(
   question: Question,

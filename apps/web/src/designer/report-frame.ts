@@ -14,10 +14,11 @@ self.onmessage = function (event) {
     send({ ok: false, error: String(error && error.message ? error.message : error) });
   };
   try {
-    var model = self.__report(event.data);
+    var data = JSON.parse(new TextDecoder().decode(event.data));
+    var model = self.__report(data);
     Promise.resolve(model).then(function (value) {
       try {
-        send({ ok: true, model: value === undefined ? event.data : JSON.parse(JSON.stringify(value)) });
+        send({ ok: true, model: value === undefined ? data : JSON.parse(JSON.stringify(value)) });
       } catch (error) {
         fail(error);
       }
@@ -87,7 +88,7 @@ function run(request: Extract<FrameRequest, { type: "run" }>): void {
       });
     }
   };
-  worker.postMessage(request.data);
+  worker.postMessage(request.data, [request.data]);
 }
 
 window.addEventListener("message", (event: MessageEvent<FrameRequest>) => {

@@ -1,6 +1,10 @@
-/** What the portal asks of the report sandbox. */
+/**
+ * What the portal asks of the report sandbox. A run's data is its JSON as UTF-8 bytes, transferred (not
+ * copied) to the frame and on to the report's Worker, which alone parses it: a report over thousands of
+ * results is never copied object by object on the page's thread.
+ */
 export type FrameRequest =
-  { type: "run"; script: string; markup: string; data: unknown; timeoutMs: number } | { type: "print" };
+  { type: "run"; script: string; markup: string; data: ArrayBuffer; timeoutMs: number } | { type: "print" };
 
 /** What the report sandbox tells the portal. */
 export type FrameMessage =

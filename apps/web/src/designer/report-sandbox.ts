@@ -33,6 +33,8 @@ export class ReportSandbox {
   /** Runs `script` over `data` and renders `markup` with its result; resolves to the report's HTML. */
   run(script: string, markup: string, data: unknown): Promise<string> {
     this.dispose();
+    // Only the bytes are kept while the frame starts: the data's objects can go as soon as the caller lets them.
+    let bytes: ArrayBuffer | null = new TextEncoder().encode(JSON.stringify(data) ?? "null").buffer;
     const frame = document.createElement("iframe");
     frame.setAttribute("sandbox", "allow-scripts allow-modals");
     frame.setAttribute("title", "Report output");
@@ -63,8 +65,16 @@ export class ReportSandbox {
           case "ready": {
             if (settled) return;
             started = true;
-            const request: FrameRequest = { type: "run", script, markup, data, timeoutMs: this.timeoutMs };
-            frame.contentWindow?.postMessage(request, "*");
+            if (bytes === null) return;
+            const request: FrameRequest = {
+              type: "run",
+              script,
+              markup,
+              data: bytes,
+              timeoutMs: this.timeoutMs,
+            };
+            frame.contentWindow?.postMessage(request, "*", [bytes]);
+            bytes = null;
             break;
           }
           case "height":

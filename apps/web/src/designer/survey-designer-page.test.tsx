@@ -1,4 +1,4 @@
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MemoryRouter, Route, Routes } from "react-router-dom";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
@@ -89,6 +89,8 @@ describe("SurveyDesignerPage", () => {
     await user.type(within(row).getByLabelText("Value"), "64");
 
     expect(screen.getByText("Unsaved changes")).toBeDefined();
+    // The local copy is written once typing pauses.
+    await waitFor(() => expect(stored()?.pages[0]?.conditions[0]?.fieldValue).toBe(64));
     const page = stored()?.pages[0];
     expect(page?.questions[0]).toMatchObject({
       type: "radio",
@@ -115,8 +117,8 @@ describe("SurveyDesignerPage", () => {
     await user.selectOptions(screen.getByLabelText("Section"), "History");
     await user.click(screen.getByRole("button", { name: "Move page up" }));
 
+    await waitFor(() => expect(stored()?.pages.map((p) => p.title)).toEqual(["B", "Unnamed page A"]));
     const saved = stored();
-    expect(saved?.pages.map((p) => p.title)).toEqual(["B", "Unnamed page A"]);
     expect(saved?.pages[0]?.section).toBe(saved?.sections[0]?.id);
     expect(screen.getByRole("heading", { name: "Page 1 of 2" })).toBeDefined();
   }, 30_000);

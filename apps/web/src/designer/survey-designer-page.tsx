@@ -1,8 +1,15 @@
-import { useId, useMemo, useState } from "react";
+import { useCallback, useDeferredValue, useId, useMemo, useRef, useState } from "react";
 import { Link, useParams } from "react-router-dom";
-import { createPage, objectId, type Page, type Section, type Survey } from "@core-care/survey-engine";
+import {
+  createPage,
+  objectId,
+  type Page,
+  type Question,
+  type Section,
+  type Survey,
+} from "@core-care/survey-engine";
 import { useMe } from "../api/session";
-import { ConditionList } from "./condition-editor";
+import { ConditionList, FieldOptionsContext } from "./condition-editor";
 import { DesignerPageFrame, type DesignerView } from "./designer-page-frame";
 import { QuestionList } from "./question-editor";
 import { SurveyPreview } from "./survey-preview";
@@ -34,11 +41,23 @@ function SurveyDesigner({
   const me = useMe();
   const [pageIndex, setPageIndex] = useState(0);
   const [importProblems, setImportProblems] = useState<string[]>([]);
-  const fields = useMemo(() => fieldOptions(survey), [survey]);
+  const pages = survey.pages;
+  const fields = useSameFields(useMemo(() => fieldOptions({ pages }), [pages]));
   const selected = Math.min(pageIndex, Math.max(survey.pages.length - 1, 0));
   const page = survey.pages[selected];
+  // The preview follows the document at a lower priority than typing: on a page of hundreds of
+  // questions it renders them all, and a keystroke must not wait for that.
+  const previewed = useDeferredValue(survey);
 
   const setPages = (change: (pages: Page[]) => Page[]) => onEdit((s) => ({ ...s, pages: change(s.pages) }));
+  const editPage = useCallback(
+    (index: number, change: (page: Page) => Page) =>
+      onEdit((s) => {
+        const current = s.pages[index];
+        return current === undefined ? s : { ...s, pages: replaceAt(s.pages, index, change(current)) };
+      }),
+    [onEdit],
+  );
   const setSections = (change: (sections: Section[]) => Section[]) =>
     onEdit((s) => ({ ...s, sections: change(s.sections) }));
 
@@ -117,132 +136,133 @@ function SurveyDesigner({
         </div>
       ) : null}
       <div className="designer-columns">
-        <fieldset className="designer-editor" disabled={readOnly}>
-          <legend className="visually-hidden">Survey</legend>
-          <section className="card" aria-labelledby={`${id}-settings`}>
-            <h2 id={`${id}-settings`}>Survey</h2>
-            <div className="form-grid">
-              <div className="field span-2">
-                <label htmlFor={`${id}-title`}>Survey title</label>
-                <input
-                  id={`${id}-title`}
-                  type="text"
-                  value={survey.title}
-                  onChange={(e) => onEdit((s) => ({ ...s, title: e.target.value }))}
-                />
-              </div>
-              <div className="field span-2">
-                <label htmlFor={`${id}-description`}>Description</label>
-                <textarea
-                  id={`${id}-description`}
-                  rows={2}
-                  value={survey.description}
-                  onChange={(e) => onEdit((s) => ({ ...s, description: e.target.value }))}
-                />
-              </div>
-            </div>
-            <label className="designer-check">
-              <input
-                type="checkbox"
-                checked={survey.canSubscribeTo}
-                onChange={(e) => onEdit((s) => ({ ...s, canSubscribeTo: e.target.checked }))}
-              />{" "}
-              Other practices may subscribe to this survey (canSubscribeTo)
-            </label>
-          </section>
-
-          <section className="card" aria-labelledby={`${id}-sections`}>
-            <h2 id={`${id}-sections`}>Sections</h2>
-            {survey.sections.length === 0 ? <p className="hint">No sections.</p> : null}
-            {survey.sections.map((section, index) => (
-              <div className="designer-row" key={section.id}>
-                <div className="field">
-                  <label htmlFor={`${id}-section-${section.id}`}>Section {index + 1} title</label>
+        <FieldOptionsContext value={fields}>
+          <fieldset className="designer-editor" disabled={readOnly}>
+            <legend className="visually-hidden">Survey</legend>
+            <section className="card" aria-labelledby={`${id}-settings`}>
+              <h2 id={`${id}-settings`}>Survey</h2>
+              <div className="form-grid">
+                <div className="field span-2">
+                  <label htmlFor={`${id}-title`}>Survey title</label>
                   <input
-                    id={`${id}-section-${section.id}`}
+                    id={`${id}-title`}
                     type="text"
-                    value={section.title}
-                    onChange={(e) =>
-                      setSections((list) => replaceAt(list, index, { ...section, title: e.target.value }))
-                    }
+                    value={survey.title}
+                    onChange={(e) => onEdit((s) => ({ ...s, title: e.target.value }))}
                   />
                 </div>
-                <button
-                  type="button"
-                  className="button small"
-                  aria-label={`Remove section ${index + 1}`}
-                  onClick={() =>
-                    onEdit((s) => ({
-                      ...s,
-                      sections: removeAt(s.sections, index),
-                      pages: s.pages.map((p) => (p.section === section.id ? withoutSection(p) : p)),
-                    }))
-                  }
-                >
-                  Remove
-                </button>
+                <div className="field span-2">
+                  <label htmlFor={`${id}-description`}>Description</label>
+                  <textarea
+                    id={`${id}-description`}
+                    rows={2}
+                    value={survey.description}
+                    onChange={(e) => onEdit((s) => ({ ...s, description: e.target.value }))}
+                  />
+                </div>
               </div>
-            ))}
-            <button
-              type="button"
-              className="button small"
-              onClick={() => setSections((list) => [...list, { id: objectId(), title: "" }])}
-            >
-              Add section
-            </button>
-          </section>
+              <label className="designer-check">
+                <input
+                  type="checkbox"
+                  checked={survey.canSubscribeTo}
+                  onChange={(e) => onEdit((s) => ({ ...s, canSubscribeTo: e.target.checked }))}
+                />{" "}
+                Other practices may subscribe to this survey (canSubscribeTo)
+              </label>
+            </section>
 
-          <section className="card" aria-labelledby={`${id}-pages`}>
-            <h2 id={`${id}-pages`}>Pages</h2>
-            <ol className="designer-page-list">
-              {survey.pages.map((p, index) => (
-                <li key={p.id}>
+            <section className="card" aria-labelledby={`${id}-sections`}>
+              <h2 id={`${id}-sections`}>Sections</h2>
+              {survey.sections.length === 0 ? <p className="hint">No sections.</p> : null}
+              {survey.sections.map((section, index) => (
+                <div className="designer-row" key={section.id}>
+                  <div className="field">
+                    <label htmlFor={`${id}-section-${section.id}`}>Section {index + 1} title</label>
+                    <input
+                      id={`${id}-section-${section.id}`}
+                      type="text"
+                      value={section.title}
+                      onChange={(e) =>
+                        setSections((list) => replaceAt(list, index, { ...section, title: e.target.value }))
+                      }
+                    />
+                  </div>
                   <button
                     type="button"
-                    className={index === selected ? "link-button current" : "link-button"}
-                    aria-current={index === selected ? "true" : undefined}
-                    onClick={() => setPageIndex(index)}
+                    className="button small"
+                    aria-label={`Remove section ${index + 1}`}
+                    onClick={() =>
+                      onEdit((s) => ({
+                        ...s,
+                        sections: removeAt(s.sections, index),
+                        pages: s.pages.map((p) => (p.section === section.id ? withoutSection(p) : p)),
+                      }))
+                    }
                   >
-                    {p.title || "Unnamed page"}
-                    {p.conditions.length > 0 ? " (conditional)" : ""}
+                    Remove
                   </button>
-                </li>
+                </div>
               ))}
-            </ol>
-            <button
-              type="button"
-              className="button small"
-              onClick={() => {
-                setPageIndex(survey.pages.length);
-                setPages((pages) => [...pages, createPage()]);
-              }}
-            >
-              Add page
-            </button>
-          </section>
+              <button
+                type="button"
+                className="button small"
+                onClick={() => setSections((list) => [...list, { id: objectId(), title: "" }])}
+              >
+                Add section
+              </button>
+            </section>
 
-          {page ? (
-            <PageEditor
-              key={page.id}
-              page={page}
-              number={selected + 1}
-              count={survey.pages.length}
-              sections={survey.sections}
-              fields={fields}
-              onChange={(next) => setPages((pages) => replaceAt(pages, selected, next))}
-              onMove={(step) => {
-                setPages((pages) => moveItem(pages, selected, step));
-                setPageIndex(Math.min(Math.max(selected + step, 0), survey.pages.length - 1));
-              }}
-              onRemove={() => {
-                setPages((pages) => removeAt(pages, selected));
-                setPageIndex(Math.max(selected - 1, 0));
-              }}
-            />
-          ) : null}
-        </fieldset>
+            <section className="card" aria-labelledby={`${id}-pages`}>
+              <h2 id={`${id}-pages`}>Pages</h2>
+              <ol className="designer-page-list">
+                {survey.pages.map((p, index) => (
+                  <li key={p.id}>
+                    <button
+                      type="button"
+                      className={index === selected ? "link-button current" : "link-button"}
+                      aria-current={index === selected ? "true" : undefined}
+                      onClick={() => setPageIndex(index)}
+                    >
+                      {p.title || "Unnamed page"}
+                      {p.conditions.length > 0 ? " (conditional)" : ""}
+                    </button>
+                  </li>
+                ))}
+              </ol>
+              <button
+                type="button"
+                className="button small"
+                onClick={() => {
+                  setPageIndex(survey.pages.length);
+                  setPages((pages) => [...pages, createPage()]);
+                }}
+              >
+                Add page
+              </button>
+            </section>
+
+            {page ? (
+              <PageEditor
+                key={page.id}
+                page={page}
+                index={selected}
+                count={survey.pages.length}
+                sections={survey.sections}
+                editPage={editPage}
+                onMove={(step) => {
+                  setPages((pages) => moveItem(pages, selected, step));
+                  setPageIndex(Math.min(Math.max(selected + step, 0), survey.pages.length - 1));
+                }}
+                onRemove={() => {
+                  setPages((pages) => removeAt(pages, selected));
+                  setPageIndex(Math.max(selected - 1, 0));
+                }}
+              />
+            ) : null}
+          </fieldset>
+        </FieldOptionsContext>
         <div className="designer-side">
-          <SurveyPreview survey={survey} tenantId={me?.tenant.id ?? ""} />
+          <SurveyPreview survey={previewed} tenantId={me?.tenant.id ?? ""} />
           <VersionHistory entity="survey" id={survey.id} />
         </div>
       </div>
@@ -255,19 +275,39 @@ function withoutSection(page: Page): Page {
   return rest;
 }
 
+/** The same list as the last render's when nothing in it changed, so the condition editors need not render. */
+function useSameFields(fields: FieldOption[]): FieldOption[] {
+  const last = useRef(fields);
+  const same =
+    last.current.length === fields.length &&
+    last.current.every((f, i) => {
+      const g = fields[i];
+      return g !== undefined && f.path === g.path && f.label === g.label && f.kind === g.kind;
+    });
+  if (!same) last.current = fields;
+  return last.current;
+}
+
 interface PageEditorProps {
   page: Page;
-  number: number;
+  index: number;
   count: number;
   sections: readonly Section[];
-  fields: readonly FieldOption[];
-  onChange: (page: Page) => void;
+  /** Changes the page at an index from what it is then; keeps its identity across renders. */
+  editPage: (index: number, change: (page: Page) => Page) => void;
   onMove: (step: number) => void;
   onRemove: () => void;
 }
 
-function PageEditor({ page, number, count, sections, fields, onChange, onMove, onRemove }: PageEditorProps) {
+function PageEditor({ page, index, count, sections, editPage, onMove, onRemove }: PageEditorProps) {
   const id = useId();
+  const number = index + 1;
+  const onChange = (next: Page) => editPage(index, () => next);
+  const setQuestions = useCallback(
+    (update: (questions: Question[]) => Question[]) =>
+      editPage(index, (p) => ({ ...p, questions: update([...p.questions]) })),
+    [editPage, index],
+  );
   return (
     <section className="card designer-page" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>
@@ -315,16 +355,10 @@ function PageEditor({ page, number, count, sections, fields, onChange, onMove, o
       <ConditionList
         legend="Page conditions"
         conditions={page.conditions}
-        fields={fields}
         onChange={(conditions) => onChange({ ...page, conditions })}
       />
       <h3>Questions</h3>
-      <QuestionList
-        label="Question"
-        questions={page.questions}
-        fields={fields}
-        onChange={(questions) => onChange({ ...page, questions })}
-      />
+      <QuestionList label="Question" questions={page.questions} onChange={setQuestions} />
     </section>
   );
 }

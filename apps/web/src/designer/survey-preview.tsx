@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from "react";
+import { memo, useId, useMemo, useState } from "react";
 import type { Answers, EvalContext, Survey } from "@core-care/survey-engine";
 import { SurveyRunner } from "../survey-ui/survey-runner";
 
@@ -22,8 +22,10 @@ function parseAnswers(text: string): Answers | string {
 /**
  * A live preview of any page through the tablet's runner, with sample answers (JSON) and the
  * globals conditions read (sex, age, tenant location). Answers typed into the runner update the sample.
+ * Memoised: the designer gives it a deferred copy of the survey, and while typing goes on it keeps the
+ * last one without rendering again.
  */
-export function SurveyPreview({ survey, tenantId }: SurveyPreviewProps) {
+export const SurveyPreview = memo(function SurveyPreview({ survey, tenantId }: SurveyPreviewProps) {
   const id = useId();
   const [pageIndex, setPageIndex] = useState(0);
   const [text, setText] = useState("{}");
@@ -135,4 +137,4 @@ export function SurveyPreview({ survey, tenantId }: SurveyPreviewProps) {
       )}
     </section>
   );
-}
+});

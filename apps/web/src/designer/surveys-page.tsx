@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { createSurvey, type Survey } from "@core-care/survey-engine";
 import { api } from "../api/client";
@@ -7,6 +7,7 @@ import { hasRole, type ListResponse, type SurveySummary } from "../api/types";
 import { usePageTitle } from "../portal/page-title";
 import { RemoveRecordModal } from "../ui/confirm-modal";
 import { DataTable, sortRows, type SortState } from "../ui/data-table";
+import { listStatus, useLoader } from "../ui/load-state";
 import { createLocalCopy } from "./local-copy";
 import { documentPath } from "./remote-save";
 import "./designer.css";
@@ -22,19 +23,13 @@ export default function SurveysPage() {
   const [surveys, setSurveys] = useState<SurveySummary[] | null>(null);
   const [sort, setSort] = useState<SortState>({ key: "title", order: "asc" });
   const [removing, setRemoving] = useState<SurveySummary | null>(null);
-  const [reload, setReload] = useState(0);
   const canEdit = me ? hasRole(me.user.roles, "admin") || hasRole(me.user.roles, "sysAdmin") : false;
 
-  useEffect(() => {
-    let live = true;
-    api.get<ListResponse<SurveySummary>>("/api/surveys").then(
-      (list) => live && setSurveys(list.items),
-      () => live && setSurveys([]),
-    );
-    return () => {
-      live = false;
-    };
-  }, [reload]);
+  const load = useCallback(async () => {
+    const list = await api.get<ListResponse<SurveySummary>>("/api/surveys");
+    setSurveys(list.items);
+  }, []);
+  const loading = useLoader(load);
 
   const create = () => {
     const survey = createSurvey();
@@ -51,7 +46,7 @@ export default function SurveysPage() {
     }
     const local = createLocalCopy<Survey>("survey");
     if (local.read()?.document.id === survey.id) local.clear();
-    setReload((n) => n + 1);
+    loading.retry();
   };
 
   return (
@@ -90,10 +85,14 @@ export default function SurveysPage() {
               </button>
             ) : null,
         }}
-        empty={surveys ? "No surveys yet." : "Loading..."}
+        empty={listStatus(surveys !== null, loading, "The surveys", "No surveys yet.")}
       />
       {removing ? (
-        <RemoveRecordModal onConfirm={() => void remove(removing)} onClose={() => setRemoving(null)} />
+        <RemoveRecordModal
+          record={`Survey "${removing.title}"`}
+          onConfirm={() => void remove(removing)}
+          onClose={() => setRemoving(null)}
+        />
       ) : null}
     </section>
   );

@@ -9,6 +9,13 @@ import {
   type SaveDialogs,
 } from "./remote-save";
 
+/**
+ * Quiet time after the last edit before the local copy is written: writing the whole document to
+ * browser storage on every keystroke cost more than the keystroke itself on a large survey. The copy
+ * is also written at once when the page is hidden or left, the designer closes, or a save starts.
+ */
+export const LOCAL_COPY_DELAY_MS = 400;
+
 /** The state of a document open in a designer. */
 export type DesignerState<T> =
   | { status: "loading" }
@@ -19,7 +26,7 @@ export type DesignerState<T> =
 export interface DesignerDocument<T> {
   state: DesignerState<T>;
   saving: boolean;
-  /** Applies an edit; the local copy is written at once and marked unsaved. */
+  /** Applies an edit; the local copy, marked unsaved, is written once edits pause. */
   edit: (change: (document: T) => T) => void;
   /** Saves to the server with the version check and its dialogs. */
   save: () => Promise<void>;
@@ -65,22 +72,49 @@ export function useDesignerDocument<E extends keyof EntityDocuments>(
     };
   }, [entity, id, local, dialogs]);
 
+  // The newest edited document not yet in browser storage, and the timer that will write it.
+  const unwritten = useRef<Doc | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const writeLocal = useCallback(() => {
+    clearTimeout(timer.current);
+    timer.current = undefined;
+    const document = unwritten.current;
+    unwritten.current = null;
+    if (document !== null) local.write(document, false);
+  }, [local]);
+
+  useEffect(() => {
+    const onVisibility = () => {
+      if (window.document.visibilityState === "hidden") writeLocal();
+    };
+    window.addEventListener("pagehide", writeLocal);
+    window.document.addEventListener("visibilitychange", onVisibility);
+    return () => {
+      window.removeEventListener("pagehide", writeLocal);
+      window.document.removeEventListener("visibilitychange", onVisibility);
+      writeLocal();
+    };
+  }, [writeLocal]);
+
   const edit = useCallback(
     (change: (document: Doc) => Doc) => {
       const now = current.current;
       if (now.status !== "ready" || now.readOnly) return;
       const document = change(now.document);
-      local.write(document, false);
+      unwritten.current = document;
+      clearTimeout(timer.current);
+      timer.current = setTimeout(writeLocal, LOCAL_COPY_DELAY_MS);
       const next: DesignerState<Doc> = { ...now, document, saved: false };
       current.current = next;
       setState(next);
     },
-    [local],
+    [writeLocal],
   );
 
   const save = useCallback(async () => {
     const now = current.current;
     if (now.status !== "ready" || now.readOnly) return;
+    writeLocal();
     setSaving(true);
     try {
       const outcome = await saveRemote(entity, now.document, local, dialogs);
@@ -91,6 +125,9 @@ export function useDesignerDocument<E extends keyof EntityDocuments>(
           latest.status === "ready" && latest.document !== now.document
             ? { ...latest, document: { ...latest.document, version: outcome.document.version }, saved: false }
             : { status: "ready", document: outcome.document, saved: true, readOnly: false };
+        // What this writes holds every edit so far, on the new version: an older unwritten copy must not follow it.
+        clearTimeout(timer.current);
+        unwritten.current = null;
         if (!next.saved && next.status === "ready") local.write(next.document, false);
         current.current = next;
         setState(next);
@@ -98,7 +135,7 @@ export function useDesignerDocument<E extends keyof EntityDocuments>(
     } finally {
       setSaving(false);
     }
-  }, [entity, local, dialogs]);
+  }, [entity, local, dialogs, writeLocal]);
 
   return { state, saving, edit, save };
 }

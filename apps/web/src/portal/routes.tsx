@@ -7,6 +7,8 @@ import { defaultRedirect } from "../device";
 import { Shell } from "./shell";
 import { PageNotFound } from "../routing";
 
+const TodayPage = lazy(() => import("./today/today-page"));
+const AuditPage = lazy(() => import("./admin/audit-page"));
 const PatientsPage = lazy(() => import("./patients/patients-page"));
 const PatientPage = lazy(() => import("./patients/patient-page"));
 const ResultsPage = lazy(() => import("./results/results-page"));
@@ -21,10 +23,10 @@ const SurveysPage = lazy(() => import("../designer/surveys-page"));
 const SurveyDesignerPage = lazy(() => import("../designer/survey-designer-page"));
 const ReportDesignerPage = lazy(() => import("../designer/report-designer-page"));
 
-/** Where "/" leads (SPEC 2: the configured default URL); "/" itself would loop, so it means the patient list. */
+/** Where "/" leads (SPEC 2: the configured default URL); "/" itself would loop, so it means the Today page. */
 export function homeUrl(config: ClientConfig): string {
   const url = config.defaultUrl.trim();
-  return url === "" || url === "/" ? "/patients" : url;
+  return url === "" || url === "/" ? "/today" : url;
 }
 
 function Loading() {
@@ -59,6 +61,7 @@ export default function PortalRoutes() {
       <Suspense fallback={<Loading />}>
         <Routes>
           <Route index element={<Navigate to={defaultRedirect(homeUrl(config))} replace />} />
+          <Route path="today" element={<TodayPage />} />
           <Route path="patients" element={<PatientsPage />} />
           <Route path="patients/new" element={<PatientPage />} />
           <Route path="patients/:patientId" element={<PatientPage />} />
@@ -72,6 +75,7 @@ export default function PortalRoutes() {
           <Route path="tenants" element={<TenantsPage />} />
           <Route path="locations" element={<LocationsPage />} />
           <Route path="interfaces" element={<InterfacesPage />} />
+          <Route path="audit" element={<AuditPage />} />
           <Route path="account" element={<AccountPage />} />
           <Route path="*" element={<PageNotFound inLayout />} />
         </Routes>

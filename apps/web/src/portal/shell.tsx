@@ -2,28 +2,37 @@ import { NavLink, Link } from "react-router-dom";
 import type { Me } from "../api/types";
 import { hasRole } from "../api/types";
 import { Logo } from "../ui/logo";
+import { NavMenu } from "./nav-menu";
 import { TenantSwitcher } from "./tenant-switcher";
 
 interface NavItem {
   to: string;
   label: string;
   visible: (roles: number) => boolean;
+  /** Links of practice administration sit together behind one menu button, so the header keeps one row. */
+  group?: "admin";
 }
 
+const isAdmin = (r: number) => hasRole(r, "admin") || hasRole(r, "sysAdmin");
+
 const NAV: NavItem[] = [
+  { to: "/today", label: "Today", visible: () => true },
   { to: "/patients", label: "Patients", visible: () => true },
   { to: "/results", label: "Survey results", visible: () => true },
   { to: "/reports", label: "Reports", visible: () => true },
-  { to: "/surveys", label: "Surveys", visible: (r) => hasRole(r, "admin") || hasRole(r, "sysAdmin") },
-  { to: "/users", label: "Users", visible: (r) => hasRole(r, "admin") || hasRole(r, "sysAdmin") },
-  { to: "/locations", label: "Locations", visible: (r) => hasRole(r, "admin") || hasRole(r, "sysAdmin") },
-  { to: "/interfaces", label: "Interfaces", visible: (r) => hasRole(r, "admin") || hasRole(r, "sysAdmin") },
-  { to: "/tenants", label: "Tenants", visible: (r) => hasRole(r, "sysAdmin") },
+  { to: "/surveys", label: "Surveys", visible: isAdmin },
+  { to: "/users", label: "Users", visible: isAdmin, group: "admin" },
+  { to: "/locations", label: "Locations", visible: isAdmin, group: "admin" },
+  { to: "/interfaces", label: "Interfaces", visible: isAdmin, group: "admin" },
+  { to: "/audit", label: "Audit log", visible: isAdmin, group: "admin" },
+  { to: "/tenants", label: "Tenants", visible: (r) => hasRole(r, "sysAdmin"), group: "admin" },
 ];
 
 /** The staff portal frame: skip link, header with navigation, tenant and account, and the main area. */
 export function Shell({ me, children }: { me: Me; children: React.ReactNode }) {
   const name = `${me.user.firstName} ${me.user.lastName}`.trim() || me.user.email;
+  const shown = NAV.filter((item) => item.visible(me.user.roles));
+  const admin = shown.filter((item) => item.group === "admin");
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -35,11 +44,14 @@ export function Shell({ me, children }: { me: Me; children: React.ReactNode }) {
         </Link>
         <nav className="topnav" aria-label="Main">
           <ul>
-            {NAV.filter((item) => item.visible(me.user.roles)).map((item) => (
-              <li key={item.to}>
-                <NavLink to={item.to}>{item.label}</NavLink>
-              </li>
-            ))}
+            {shown
+              .filter((item) => item.group === undefined)
+              .map((item) => (
+                <li key={item.to}>
+                  <NavLink to={item.to}>{item.label}</NavLink>
+                </li>
+              ))}
+            {admin.length > 0 && <NavMenu label="Administration" entries={admin} />}
           </ul>
         </nav>
         <div className="topbar-end">

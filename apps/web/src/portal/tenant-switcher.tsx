@@ -1,40 +1,64 @@
 import { useEffect, useId, useState } from "react";
 import { api } from "../api/client";
-import { MULTI_TENANT, type Me, type TenantRef } from "../api/types";
+import { hasRole, MULTI_TENANT, type ListResponse, type Me, type Tenant, type TenantRef } from "../api/types";
 
-/** A multi-tenant user's tenant picker (PUT /api/users/me/tenant, then a fresh page in the new tenant). */
+/** Where a switch to `tenantId` goes: a member moves among their practices, a sysAdmin into any other. */
+export function switchRequest(me: Me, tenantId: string): Promise<Me> {
+  return me.user.tenants.includes(tenantId) || !hasRole(me.user.roles, "sysAdmin")
+    ? api.put<Me>("/api/users/me/tenant", { tenantId })
+    : api.post<Me>(`/api/tenants/${encodeURIComponent(tenantId)}/switch`);
+}
+
+/** The practices a user may switch to: every one for a system administrator, else their own. */
+async function loadChoices(me: Me): Promise<TenantRef[]> {
+  if (hasRole(me.user.roles, "sysAdmin")) {
+    const list = await api.get<ListResponse<Tenant>>("/api/tenants", { handleErrors: true });
+    return list.items.map(({ id, name }) => ({ id, name }));
+  }
+  return api.get<TenantRef[]>("/api/tenants/getMultiUserTenants");
+}
+
+/**
+ * The practice picker of the header: a multi-tenant user's practices (PUT /api/users/me/tenant), and for
+ * a system administrator every practice (POST /api/tenants/{id}/switch for one they do not belong to);
+ * then a fresh page in the new practice. Anyone else sees their practice's name.
+ */
 export function TenantSwitcher({ me }: { me: Me }) {
   const id = useId();
   const [tenants, setTenants] = useState<TenantRef[] | null>(null);
   const [switching, setSwitching] = useState(false);
-  const multi = me.user.tenant === MULTI_TENANT;
+  const picks = me.user.tenant === MULTI_TENANT || hasRole(me.user.roles, "sysAdmin");
 
+  const [asked, setAsked] = useState(0);
   useEffect(() => {
-    if (!multi) return;
+    if (!picks) return;
     let live = true;
-    void api.get<TenantRef[]>("/api/tenants/getMultiUserTenants").then(
+    void loadChoices(me).then(
       (list) => live && setTenants(list),
       () => undefined,
     );
     return () => {
       live = false;
     };
-  }, [multi]);
+  }, [picks, me, asked]);
 
-  if (!multi) return <span className="tenant-name">{me.tenant.name}</span>;
+  if (!picks) return <span className="tenant-name">{me.tenant.name}</span>;
 
   async function change(tenantId: string) {
     if (tenantId === me.tenant.id) return;
     setSwitching(true);
     try {
-      await api.put<Me>("/api/users/me/tenant", { tenantId });
+      await switchRequest(me, tenantId);
       window.location.assign("/");
     } catch {
       setSwitching(false);
     }
   }
 
-  const options = tenants ?? [{ id: me.tenant.id, name: me.tenant.name }];
+  const listed = tenants ?? [];
+  const options = listed.some((t) => t.id === me.tenant.id)
+    ? listed
+    : [{ id: me.tenant.id, name: me.tenant.name }, ...listed];
   return (
     <div className="tenant-switcher">
       <label htmlFor={`${id}-tenant`} className="visually-hidden">
@@ -44,6 +68,8 @@ export function TenantSwitcher({ me }: { me: Me }) {
         id={`${id}-tenant`}
         value={me.tenant.id}
         disabled={switching}
+        // A practice created since the page loaded is offered too.
+        onFocus={() => setAsked((n) => n + 1)}
         onChange={(e) => void change(e.target.value)}
       >
         {options.map((t) => (

@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 import {
   formatPhone,
   getAnswer,
@@ -21,10 +22,10 @@ export interface FieldContext {
   onChange(next: Answers, field: string): void;
 }
 
-const YES_NO: Choice[] = [
-  { value: "yes", label: "Yes" },
-  { value: "no", label: "No" },
-];
+/** SPEC 5: a phone number is digits only; the hyphens `formatPhone` puts in may stay while it is edited. */
+function phoneText(text: string): string {
+  return text.replace(/[^0-9-]/g, "");
+}
 
 /** The DOM id of the element holding a field's input (or its fieldset). */
 export function fieldElementId(idPrefix: string, path: string): string {
@@ -116,18 +117,25 @@ function NumberInput({
 }
 
 function TextLikeField({ question, path, ctx }: InputProps) {
+  const { t } = useTranslation();
   const id = fieldElementId(ctx.idPrefix, path);
   const error = ctx.errors.get(path);
   const errorId = `${id}-error`;
   const helpId = `${id}-help`;
+  const exampleId = `${id}-example`;
+  // An example value is shown beside the box, never in it, where it would look like an answer.
+  const example = question.placeholder?.trim() ? question.placeholder.trim() : undefined;
   const inputProps = {
     id,
     name: path,
     className: "sv-input",
-    "aria-describedby": describedBy(error !== undefined && errorId, question.help ? helpId : undefined),
+    "aria-describedby": describedBy(
+      error !== undefined && errorId,
+      question.help ? helpId : undefined,
+      example !== undefined && exampleId,
+    ),
     "aria-invalid": error !== undefined ? true : undefined,
     "aria-required": question.required ? true : undefined,
-    placeholder: question.placeholder,
   };
   const value = textOf(getAnswer(ctx.answers, path));
   const set = (text: string) => ctx.onChange(setAnswer(ctx.answers, path, textAnswer(text)), path);
@@ -145,10 +153,10 @@ function TextLikeField({ question, path, ctx }: InputProps) {
         <input
           {...inputProps}
           type="tel"
-          inputMode="tel"
+          inputMode="numeric"
           autoComplete="off"
           value={value}
-          onChange={(e) => set(e.target.value)}
+          onChange={(e) => set(phoneText(e.target.value))}
           onBlur={(e) => {
             const formatted = formatPhone(e.target.value);
             if (formatted !== e.target.value) set(formatted);
@@ -182,7 +190,7 @@ function TextLikeField({ question, path, ctx }: InputProps) {
     case "select":
       control = (
         <select {...inputProps} value={value} onChange={(e) => set(e.target.value)}>
-          <option value="">Choose…</option>
+          <option value="">{t("runner.choose")}</option>
           {(question.choices ?? []).map((choice) => (
             <option key={choice.value} value={choice.value}>
               {choice.label}
@@ -217,6 +225,11 @@ function TextLikeField({ question, path, ctx }: InputProps) {
       </label>
       <ErrorText id={errorId} message={error} />
       <HelpText id={helpId} help={question.help} />
+      {example !== undefined ? (
+        <p className="sv-help" id={exampleId}>
+          {t("runner.example", { example })}
+        </p>
+      ) : null}
       {control}
     </div>
   );
@@ -233,6 +246,7 @@ function scaleChoices(question: Question): Choice[] {
 }
 
 function ChoiceField({ question, path, ctx, prefix }: InputProps & { prefix: string }) {
+  const { t } = useTranslation();
   const id = fieldElementId(ctx.idPrefix, path);
   const error = ctx.errors.get(path);
   const errorId = `${id}-error`;
@@ -243,7 +257,10 @@ function ChoiceField({ question, path, ctx, prefix }: InputProps & { prefix: str
     question.type === "yesno"
       ? question.choices && question.choices.length > 0
         ? question.choices
-        : YES_NO
+        : [
+            { value: "yes", label: t("runner.yes") },
+            { value: "no", label: t("runner.no") },
+          ]
       : question.type === "scale"
         ? scaleChoices(question)
         : (question.choices ?? []);

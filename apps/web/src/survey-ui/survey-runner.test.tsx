@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MESSAGES, type Answers, type Survey } from "@core-care/survey-engine";
+import { i18n } from "../i18n/i18n";
 import { DOUBLE_TAP_MS, SurveyRunner } from "./survey-runner";
 
 // jsdom lays nothing out, so it has no scrolling; record where the runner asks to scroll instead.
@@ -14,9 +15,10 @@ beforeEach(() => {
   };
   window.scrollTo = () => undefined;
 });
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   vi.useRealTimers();
+  await i18n.changeLanguage("en");
 });
 
 const survey: Survey = {
@@ -33,7 +35,15 @@ const survey: Survey = {
       section: "s1",
       conditions: [],
       questions: [
-        { id: "q1", type: "text", fieldName: "name", title: "Your name", required: true },
+        {
+          id: "q1",
+          type: "text",
+          fieldName: "name",
+          title: "Your name",
+          required: true,
+          placeholder: "Jane",
+          translations: { es: { title: "Su nombre", placeholder: "Juana" } },
+        },
         { id: "q2", type: "phone", fieldName: "phone", title: "Phone number" },
         {
           id: "q3",
@@ -42,7 +52,7 @@ const survey: Survey = {
           title: "Do you smoke?",
           required: true,
           choices: [
-            { value: "yes", label: "Yes" },
+            { value: "yes", label: "Yes", translations: { es: { label: "Sí" } } },
             { value: "no", label: "No" },
           ],
         },
@@ -145,10 +155,41 @@ function setup(initialPage = 0, user = userEvent.setup()) {
 }
 
 describe("SurveyRunner", () => {
+  test("counts only the pages that will show, and gives the page its level-1 heading and tab title", async () => {
+    const { user } = setup();
+    expect(screen.getByText("Page 1 of 2")).toBeTruthy();
+    expect(document.title).toBe("Contact · Runner test");
+    await user.click(screen.getByRole("radio", { name: "Yes" }));
+    expect(screen.getByText("Page 1 of 3")).toBeTruthy();
+  });
+
+  test("shows an example value beside the box, never in it", () => {
+    setup();
+    const name = screen.getByLabelText(/Your name/);
+    expect(name.getAttribute("placeholder")).toBeNull();
+    expect(screen.getByText("For example: Jane")).toBeTruthy();
+  });
+
+  test("speaks the patient's language, falling back to the survey's own text", async () => {
+    await i18n.changeLanguage("es");
+    const { user, moves } = setup();
+    expect(screen.getByLabelText(/Su nombre/)).toBeTruthy();
+    expect(screen.getByText("Por ejemplo: Juana")).toBeTruthy();
+    expect(screen.getByRole("radio", { name: "Sí" })).toBeTruthy();
+    expect(screen.getByText("Phone number")).toBeTruthy();
+    expect(screen.getByText("Página 1 de 2")).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "Siguiente" }));
+    expect(moves).toEqual([]);
+    expect(screen.getAllByText("Esta pregunta es obligatoria.")).toHaveLength(2);
+    expect(screen.getByRole("alert").textContent).toBe(
+      "2 preguntas de esta página necesitan una respuesta o una corrección.",
+    );
+  });
+
   test("shows the page title, its section and the questions whose conditions hold", async () => {
     const { user } = setup();
 
-    expect(screen.getByRole("heading", { level: 2, name: "Contact" })).toBeTruthy();
+    expect(screen.getByRole("heading", { level: 1, name: "Contact" })).toBeTruthy();
     expect(screen.getByText("About you")).toBeTruthy();
     expect(screen.queryByLabelText(/Packs per day/)).toBeNull();
     await user.click(screen.getByRole("radio", { name: "Yes" }));
@@ -164,7 +205,7 @@ describe("SurveyRunner", () => {
     expect(document.activeElement).toBe(name);
     expect(scrolledTo).toEqual([name.closest(".sv-question")]);
     expect(name.getAttribute("aria-invalid")).toBe("true");
-    const nameError = document.getElementById(name.getAttribute("aria-describedby") ?? "");
+    const nameError = document.getElementById(name.getAttribute("aria-describedby")?.split(" ")[0] ?? "");
     expect(nameError?.textContent).toBe(MESSAGES.required);
     const smoker = screen.getByRole("radiogroup", { name: /Do you smoke\?/ });
     expect(within(smoker).getByText(MESSAGES.required)).toBeTruthy();
@@ -186,8 +227,9 @@ describe("SurveyRunner", () => {
     const { user } = setup();
     const phone = screen.getByLabelText("Phone number");
 
-    await user.type(phone, "(555) 123 4567");
-    expect((phone as HTMLInputElement).value).toBe("(555) 123 4567");
+    // SPEC 5: digits only; anything else typed is not taken.
+    await user.type(phone, "(555) 123 abc4567");
+    expect((phone as HTMLInputElement).value).toBe("5551234567");
     await user.tab();
 
     expect((phone as HTMLInputElement).value).toBe("555-123-4567");
@@ -199,7 +241,7 @@ describe("SurveyRunner", () => {
     await user.click(screen.getByRole("radio", { name: "No" }));
 
     await user.click(screen.getByRole("button", { name: "Next" }));
-    expect(screen.getByRole("heading", { level: 2, name: "Everything else" })).toBeTruthy();
+    expect(screen.getByRole("heading", { level: 1, name: "Everything else" })).toBeTruthy();
     await user.click(screen.getByRole("button", { name: "Previous" }));
 
     expect(moves).toEqual([
@@ -218,8 +260,8 @@ describe("SurveyRunner", () => {
     await user.click(screen.getByRole("button", { name: "Next" }));
 
     expect(moves).toEqual([{ to: 1, from: 0 }]);
-    expect(screen.getByRole("heading", { level: 2, name: "Smoking history" })).toBeTruthy();
-    expect(document.activeElement).toBe(screen.getByRole("heading", { level: 2, name: "Smoking history" }));
+    expect(screen.getByRole("heading", { level: 1, name: "Smoking history" })).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByRole("heading", { level: 1, name: "Smoking history" }));
   });
 
   test("disables Previous on the first page", () => {
@@ -269,7 +311,7 @@ describe("SurveyRunner", () => {
     });
 
     expect(moves).toEqual([{ to: 1, from: 0 }]);
-    expect(screen.getByRole("heading", { level: 2, name: "Smoking history" })).toBeTruthy();
+    expect(screen.getByRole("heading", { level: 1, name: "Smoking history" })).toBeTruthy();
   });
 
   test("ignores the second tap of a double tap on the page just shown, and takes Next after the pause", async () => {

@@ -54,6 +54,14 @@ describe("carriesUser", () => {
     expect(carriesUser('<body data-tenant="{}">')).toBe(true);
   });
 
+  test("finds a patient's hand-over put in the page", () => {
+    expect(
+      carriesUser(
+        '<body><div id="root"></div><script type="application/json" id="tablet-boot">{}</script></body>',
+      ),
+    ).toBe(true);
+  });
+
   test("accepts the page as it is sent to no one in particular", () => {
     expect(carriesUser('<!doctype html><html><head></head><body><div id="root"></div></body></html>')).toBe(
       false,

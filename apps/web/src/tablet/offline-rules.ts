@@ -41,9 +41,14 @@ export function answerFor(
 }
 
 /**
- * True when a page carries a signed-in user (the `<body data-user data-tenant>` of SPEC 3); such a
- * page is never stored, so the cache holds nothing of a user or a patient.
+ * True when a page carries a signed-in user (the `<body data-user data-tenant>` of SPEC 3) or data of
+ * any JSON block (a patient's hand-over and survey, put in for the patient credential); such a page is
+ * never stored, so the cache holds nothing of a user or a patient. (No import: the worker stays one
+ * script.)
  */
 export function carriesUser(html: string): boolean {
-  return /<body\b[^>]*\sdata-(?:user|tenant)\s*=/i.test(html);
+  return (
+    /<body\b[^>]*\sdata-(?:user|tenant)\s*=/i.test(html) ||
+    /<script\b[^>]*\stype\s*=\s*["']?application\/json/i.test(html)
+  );
 }

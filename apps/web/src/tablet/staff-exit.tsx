@@ -1,12 +1,21 @@
 import { useId, useRef, useState, type FormEvent } from "react";
 import type { Me } from "@core-care/schema";
 import { ApiError, api } from "../api/client";
+import { setMe } from "../api/session";
 
 /**
- * The only way out of a patient's survey (kiosk safety): the signed-in staff member enters their
- * password to return to the staff screens, or the tablet logs out. The answers so far are saved first.
+ * The only way out of a patient's survey (kiosk safety): the staff member who handed the tablet over
+ * enters their password to return to the staff screens (the server checks it, ends the patient
+ * credential and gives their session back), or the tablet logs out. The answers so far are saved first,
+ * while the patient credential still may.
  */
-export function StaffExit({ onLeave }: { onLeave: (to: string) => Promise<void> }) {
+export function StaffExit({
+  onSave,
+  onLeave,
+}: {
+  onSave: () => Promise<void>;
+  onLeave: (to: string) => Promise<void>;
+}) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<string | null>(null);
@@ -38,15 +47,15 @@ export function StaffExit({ onLeave }: { onLeave: (to: string) => Promise<void> 
     setBusy(true);
     setError(null);
     try {
-      const me = await api.get<Me>("/api/users/me", { handleErrors: true });
-      await api.post("/api/auth/sessions", { email: me.user.email, password }, { handleErrors: true });
+      await onSave();
+      setMe(await api.post<Me>("/api/tablet/handover/staff", { password }, { handleErrors: true }));
     } catch (failure) {
       setBusy(false);
       setError(
         failure instanceof ApiError && failure.status === 0
           ? "Error: No network connectivity"
           : failure instanceof ApiError
-            ? failure.message
+            ? (failure.errors?.[0]?.message ?? failure.message)
             : "The password could not be checked.",
       );
       return;

@@ -1,18 +1,19 @@
 import { useEffect, useId, useState } from "react";
 import { Navigate, useNavigate, useSearchParams } from "react-router-dom";
-import { objectId, sortSurveys } from "@core-care/survey-engine";
+import { sortSurveys } from "@core-care/survey-engine";
 import type { Patient } from "@core-care/schema";
 import { api } from "../api/client";
-import { readTabletSession, startTabletSession } from "./tablet-session";
+import { rememberHandover, startHandover, useHandover } from "./handover";
 import { TabletShell } from "./tablet-shell";
-import { DEFAULT_IDLE_SECONDS, surveyPageUrl } from "./urls";
+import { WaitingForConnection } from "./waiting-for-connection";
+import { surveyPageUrl } from "./urls";
 
 interface SurveyOption {
   id: string;
   title: string;
 }
 
-interface SurveyChoices {
+export interface SurveyChoices {
   assigned: SurveyOption[];
   others: SurveyOption[];
 }
@@ -33,6 +34,13 @@ export function surveyChoices(
     assigned: sortSurveys(assigned.map((item) => ({ id: item.surveyId, title: item.title }))),
     others: sortSurveys(all.filter((survey) => !assignedIds.has(survey.id))),
   };
+}
+
+/** The survey chosen at first: the one asked for in the URL when the patient may take it, else the first assigned. */
+export function preselected(choices: SurveyChoices, wanted: string | null): string | null {
+  const all = [...choices.assigned, ...choices.others];
+  if (wanted !== null && all.some((survey) => survey.id === wanted)) return wanted;
+  return choices.assigned[0]?.id ?? null;
 }
 
 function PatientSearch({ onPick }: { onPick: (patient: Patient) => void }) {
@@ -137,20 +145,46 @@ function SurveyGroup({
 
 /**
  * `/tablet` (SPEC 2): a signed-in staff member picks a patient and one of the surveys (assigned
- * first), then hands the tablet over. While a patient's survey is in progress this screen is
- * locked and sends the browser back to the survey.
+ * first), then hands the tablet over, which ends their session in this browser. While a patient's
+ * survey is in progress (the browser holds a patient credential) this screen sends it back to the survey,
+ * and without the network it shows only that it waits for the connection.
  */
 export function TabletPicker() {
+  const state = useHandover();
+  if (state.kind === "ready") {
+    // Pushed, not replacing /tablet: the Back button from the survey meets /tablet again, which sends it
+    // back here, so a patient never goes past it to the staff sign-in page the browser came from.
+    return <Navigate to={surveyPageUrl(state.session.surveyId, state.session.pageIndex)} />;
+  }
+  // Out of reach, it cannot be known whether a patient holds this tablet: nothing of staff work is shown.
+  if (state.kind === "offline") return <WaitingForConnection />;
+  if (state.kind === "loading") {
+    return (
+      <TabletShell>
+        <main className="tablet-main">
+          <p className="tablet-loading" aria-busy="true">
+            Loading…
+          </p>
+        </main>
+      </TabletShell>
+    );
+  }
+  return <Picker />;
+}
+
+function Picker() {
   const navigate = useNavigate();
   const [search] = useSearchParams();
-  const [active] = useState(() => readTabletSession(localStorage, Date.now(), DEFAULT_IDLE_SECONDS * 1000));
+  const [handingOver, setHandingOver] = useState(false);
   const [patient, setPatient] = useState<Patient | null>(null);
   const [choices, setChoices] = useState<SurveyChoices | null>(null);
   const [surveyId, setSurveyId] = useState<string | null>(null);
+  // "Start on tablet" of the staff portal opens this page with the patient and the survey chosen.
   const wantedPatient = search.get("patientId");
+  const wantedSurvey = search.get("surveyId");
 
   useEffect(() => {
-    if (active !== null || wantedPatient === null) return;
+    if (wantedPatient === null) return;
     let cancelled = false;
     api.get<Patient>(`/api/patients/${encodeURIComponent(wantedPatient)}`).then(
       (found) => {
@@ -161,7 +195,7 @@ export function TabletPicker() {
     return () => {
       cancelled = true;
     };
-  }, [active, wantedPatient]);
+  }, [wantedPatient]);
 
   useEffect(() => {
     if (patient === null) {
@@ -179,25 +213,28 @@ export function TabletPicker() {
         if (cancelled) return;
         const next = surveyChoices(assigned, all.items);
         setChoices(next);
-        setSurveyId((current) => current ?? next.assigned[0]?.id ?? null);
+        setSurveyId(
+          (current) => current ?? preselected(next, patient.id === wantedPatient ? wantedSurvey : null),
+        );
       },
       () => undefined,
     );
     return () => {
       cancelled = true;
     };
-  }, [patient]);
+  }, [patient, wantedPatient, wantedSurvey]);
 
-  if (active !== null) return <Navigate to={surveyPageUrl(active.surveyId, active.pageIndex)} />;
-
-  const handOver = () => {
-    if (patient === null || surveyId === null) return;
-    startTabletSession(localStorage, {
-      patientId: patient.id,
-      surveyId,
-      clientRequestId: objectId(),
-      now: Date.now(),
-    });
+  const handOver = async () => {
+    if (patient === null || surveyId === null || handingOver) return;
+    setHandingOver(true);
+    try {
+      // From here the browser holds only the patient credential; the staff session has ended.
+      await rememberHandover(await startHandover(patient.id, surveyId), Date.now());
+    } catch {
+      setHandingOver(false);
+      return;
+    }
+    // Pushed after /tablet, which sends a Back press straight back to the survey (see TabletPicker).
     void navigate(surveyPageUrl(surveyId, 0));
   };
 
@@ -266,8 +303,8 @@ export function TabletPicker() {
               <button
                 type="button"
                 className="sv-button sv-button-primary"
-                disabled={surveyId === null}
-                onClick={handOver}
+                disabled={surveyId === null || handingOver}
+                onClick={() => void handOver()}
               >
                 Hand the tablet to the patient
               </button>

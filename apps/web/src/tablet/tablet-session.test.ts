@@ -1,139 +1,136 @@
+import { randomBytes, webcrypto } from "node:crypto";
 import { beforeEach, describe, expect, test } from "vitest";
 import type { Survey } from "@core-care/survey-engine";
 import {
   TABLET_SESSION_KEY,
   TABLET_SURVEY_KEY,
+  TabletStore,
   clearTabletSession,
-  readStoredSurvey,
-  readTabletSession,
-  startTabletSession,
-  writeStoredSurvey,
-  writeTabletSession,
+  newTabletSession,
   type StoredSurvey,
 } from "./tablet-session";
 
 const IDLE_MS = 1440_000;
+const subtle = webcrypto.subtle as SubtleCrypto;
+const newKey = () => randomBytes(32).toString("base64url");
+const handover = {
+  handoverId: "h".repeat(24),
+  patientId: "p".repeat(24),
+  surveyId: "s1",
+  clientRequestId: "c".repeat(24),
+  resultId: null,
+  language: "es" as const,
+};
+
+const survey: Survey = {
+  id: "s1",
+  title: "Survey",
+  description: "",
+  canSubscribeTo: false,
+  sections: [],
+  pages: [],
+  version: 1,
+};
+const stored: StoredSurvey = {
+  clientRequestId: handover.clientRequestId,
+  survey,
+  globals: { age: 76 },
+  idleMs: IDLE_MS,
+};
 
 beforeEach(() => {
   localStorage.clear();
 });
 
-describe("tablet session storage", () => {
-  test("reads back a session written for a patient and survey", () => {
-    const started = startTabletSession(localStorage, {
-      patientId: "p1",
-      surveyId: "s1",
-      clientRequestId: "c1",
-      now: 1_000,
-    });
-    writeTabletSession(localStorage, { ...started, answers: { mood: "ok" }, pageIndex: 2 });
+describe("TabletStore", () => {
+  test("reads back the session and survey sealed for its hand-over", async () => {
+    const key = newKey();
+    const store = await TabletStore.open(localStorage, handover.handoverId, key, subtle);
+    const session = { ...newTabletSession(handover, 1_000), answers: { mood: "ok" }, pageIndex: 2 };
+    await store.save(session);
+    await store.saveSurvey(stored, 1_000);
 
-    expect(readTabletSession(localStorage, 2_000, IDLE_MS)).toEqual({
-      patientId: "p1",
-      surveyId: "s1",
-      clientRequestId: "c1",
-      resultId: null,
-      answers: { mood: "ok" },
-      pageIndex: 2,
-      unsent: null,
-      lastActivityAt: 1_000,
-    });
+    const reopened = await TabletStore.open(localStorage, handover.handoverId, key, subtle);
+    expect(await reopened.load(2_000, IDLE_MS)).toEqual({ session, survey: stored, idleExpired: false });
   });
 
-  test("removes the session when it has been idle longer than the idle timeout", () => {
-    startTabletSession(localStorage, { patientId: "p1", surveyId: "s1", clientRequestId: "c1", now: 1_000 });
+  test("keeps nothing of the patient readable in browser storage", async () => {
+    const store = await TabletStore.open(localStorage, handover.handoverId, newKey(), subtle);
+    await store.save({
+      ...newTabletSession(handover, 1_000),
+      answers: { nickname: "Tess Tablet", notes: "private" },
+    });
+    await store.saveSurvey(stored, 1_000);
 
-    expect(readTabletSession(localStorage, 1_000 + IDLE_MS + 1, IDLE_MS)).toBeNull();
+    const raw = `${localStorage.getItem(TABLET_SESSION_KEY)}${localStorage.getItem(TABLET_SURVEY_KEY)}`;
+    expect(raw).not.toContain("Tess");
+    expect(raw).not.toContain("private");
+    expect(raw).not.toContain(handover.patientId);
+    expect(raw).not.toContain('"age"');
+  });
+
+  test("cannot read the stored copy without the hand-over's key, and wipes it", async () => {
+    const store = await TabletStore.open(localStorage, handover.handoverId, newKey(), subtle);
+    await store.save({ ...newTabletSession(handover, 1_000), answers: { mood: "ok" } });
+
+    const wrongKey = await TabletStore.open(localStorage, handover.handoverId, newKey(), subtle);
+    expect(await wrongKey.load(2_000, IDLE_MS)).toEqual({ session: null, survey: null, idleExpired: false });
     expect(localStorage.getItem(TABLET_SESSION_KEY)).toBeNull();
   });
 
-  test("removes a malformed record instead of using it", () => {
-    localStorage.setItem(TABLET_SESSION_KEY, JSON.stringify({ patientId: "p1", answers: [] }));
+  test("wipes a copy left by another hand-over, and gives back one idle past the timeout marked so", async () => {
+    const key = newKey();
+    const store = await TabletStore.open(localStorage, handover.handoverId, key, subtle);
+    await store.save(newTabletSession(handover, 1_000));
+    const other = await TabletStore.open(localStorage, "o".repeat(24), key, subtle);
+    expect((await other.load(2_000, IDLE_MS)).session).toBeNull();
+    expect(localStorage.length).toBe(0);
 
-    expect(readTabletSession(localStorage, 0, IDLE_MS)).toBeNull();
+    // A tablet that slept through the timeout gets the answers back once, to send them before it ends.
+    const idle = { ...newTabletSession(handover, 1_000), answers: { lastPage: "typed" } };
+    await store.save(idle);
+    expect(await store.load(1_000 + IDLE_MS + 1, IDLE_MS)).toMatchObject({
+      session: idle,
+      idleExpired: true,
+    });
+  });
+
+  test("wipes a tampered copy instead of using it", async () => {
+    const key = newKey();
+    const store = await TabletStore.open(localStorage, handover.handoverId, key, subtle);
+    await store.save(newTabletSession(handover, 1_000));
+    const envelope = JSON.parse(localStorage.getItem(TABLET_SESSION_KEY) ?? "{}") as { data: string };
+    envelope.data = `A${envelope.data.slice(1)}`;
+    localStorage.setItem(TABLET_SESSION_KEY, JSON.stringify(envelope));
+    expect((await store.load(2_000, IDLE_MS)).session).toBeNull();
+  });
+
+  test("writes in order, and a write still encrypting when the store is cleared never lands", async () => {
+    const key = newKey();
+    const store = await TabletStore.open(localStorage, handover.handoverId, key, subtle);
+    const first = store.save({ ...newTabletSession(handover, 1_000), pageIndex: 1 });
+    const second = store.save({ ...newTabletSession(handover, 1_000), pageIndex: 2 });
+    await Promise.all([first, second]);
+    expect((await store.load(2_000, IDLE_MS)).session?.pageIndex).toBe(2);
+
+    const late = store.save({ ...newTabletSession(handover, 1_000), pageIndex: 3 });
+    store.clear();
+    await late;
     expect(localStorage.length).toBe(0);
   });
 
-  test("leaves nothing behind when cleared", () => {
-    startTabletSession(localStorage, { patientId: "p1", surveyId: "s1", clientRequestId: "c1", now: 0 });
+  test("stores nothing at all where the page has no Web Crypto", async () => {
+    const store = await TabletStore.open(localStorage, handover.handoverId, newKey(), null);
+    await store.save(newTabletSession(handover, 1_000));
+    expect(localStorage.length).toBe(0);
+    expect(store.latest?.handoverId).toBe(handover.handoverId);
+  });
 
+  test("clearTabletSession leaves nothing behind", async () => {
+    const store = await TabletStore.open(localStorage, handover.handoverId, newKey(), subtle);
+    await store.save(newTabletSession(handover, 1_000));
+    await store.saveSurvey(stored, 1_000);
     clearTabletSession(localStorage);
-
     expect(localStorage.length).toBe(0);
-  });
-
-  test("reports failure instead of throwing when the browser refuses to store", () => {
-    const full: Storage = {
-      ...localStorage,
-      length: 0,
-      setItem() {
-        throw new DOMException("full", "QuotaExceededError");
-      },
-    };
-
-    expect(
-      writeTabletSession(full, {
-        patientId: "p",
-        surveyId: "s",
-        clientRequestId: "c",
-        resultId: null,
-        answers: {},
-        pageIndex: 0,
-        unsent: null,
-        lastActivityAt: 0,
-      }),
-    ).toBe(false);
-  });
-});
-
-const survey: Survey = {
-  id: "s1",
-  title: "Check-in",
-  description: "",
-  canSubscribeTo: false,
-  version: 3,
-  sections: [],
-  pages: [{ id: "p1", title: "One", conditions: [], questions: [] }],
-};
-
-const stored = (clientRequestId: string): StoredSurvey => ({
-  clientRequestId,
-  survey,
-  globals: { sex: "F", age: 70, tenant: { id: "t1" } },
-  idleMs: IDLE_MS,
-});
-
-describe("stored survey", () => {
-  test("reads back the survey stored for the same session only", () => {
-    startTabletSession(localStorage, { patientId: "p1", surveyId: "s1", clientRequestId: "c1", now: 0 });
-    expect(writeStoredSurvey(localStorage, stored("c1"))).toBe(true);
-
-    expect(readStoredSurvey(localStorage, "c1")).toEqual(stored("c1"));
-    expect(readStoredSurvey(localStorage, "c2")).toBeNull();
-  });
-
-  test("goes with the session: removed when it is cleared, replaced when a new one starts", () => {
-    writeStoredSurvey(localStorage, stored("c1"));
-    clearTabletSession(localStorage);
-    expect(localStorage.getItem(TABLET_SURVEY_KEY)).toBeNull();
-
-    writeStoredSurvey(localStorage, stored("c1"));
-    startTabletSession(localStorage, { patientId: "p2", surveyId: "s1", clientRequestId: "c2", now: 0 });
-    expect(localStorage.getItem(TABLET_SURVEY_KEY)).toBeNull();
-  });
-
-  test("is removed with the session when that has been idle too long", () => {
-    startTabletSession(localStorage, { patientId: "p1", surveyId: "s1", clientRequestId: "c1", now: 0 });
-    writeStoredSurvey(localStorage, stored("c1"));
-
-    expect(readTabletSession(localStorage, IDLE_MS + 1, IDLE_MS)).toBeNull();
-    expect(localStorage.length).toBe(0);
-  });
-
-  test("ignores a malformed record", () => {
-    localStorage.setItem(TABLET_SURVEY_KEY, JSON.stringify({ clientRequestId: "c1", survey: { id: "s1" } }));
-    expect(readStoredSurvey(localStorage, "c1")).toBeNull();
-    localStorage.setItem(TABLET_SURVEY_KEY, "{not json");
-    expect(readStoredSurvey(localStorage, "c1")).toBeNull();
   });
 });

@@ -1,18 +1,21 @@
 import type { EvalContext, Survey } from "@core-care/survey-engine";
+import type { PatientLanguage } from "@core-care/schema";
 import type { Answers, ResultSnapshot } from "./save-queue";
 
-/** Browser-storage key of the one patient session a tablet runs at a time. */
+/** Browser-storage key of the sealed copy of the one patient session a tablet runs at a time. */
 export const TABLET_SESSION_KEY = "coreCare.tablet";
 
-/** Browser-storage key of what the runner loaded for that session (see {@link StoredSurvey}). */
+/** Browser-storage key of the sealed copy of what the runner loaded for that session. */
 export const TABLET_SURVEY_KEY = "coreCare.tablet.survey";
 
 /**
  * The patient session handed over on a tablet: which patient and survey, the answers typed so far
- * (including the page on screen), the page shown, and the save queue's durable state. It holds PHI,
- * so it lives only until submit, logout or idle timeout.
+ * (including the page on screen), the page shown, and the save queue's durable state. It holds PHI, so
+ * it lives in memory; the only copy that outlives a page load is sealed with the hand-over's key, which
+ * the server gives only to the patient credential and forgets when the hand-over ends.
  */
 export interface TabletSession {
+  handoverId: string;
   patientId: string;
   surveyId: string;
   clientRequestId: string;
@@ -22,35 +25,32 @@ export interface TabletSession {
   unsent: ResultSnapshot | null;
   /** Milliseconds since the epoch of the patient's last touch, click or key press. */
   lastActivityAt: number;
+  /** The language the patient reads the survey in (their preferred one until they choose). */
+  language: PatientLanguage;
 }
 
 /**
- * The JSON stored under `key`: undefined when nothing is, or the browser refuses storage (disabled),
- * null when what is stored is not JSON.
+ * What the runner loaded for one session: the survey, the condition globals of the patient (derived
+ * from PHI, so they are sealed with the session) and the idle timeout.
  */
-function readJson(storage: Storage, key: string): unknown {
-  let raw: string | null;
-  try {
-    raw = storage.getItem(key);
-  } catch {
-    return undefined;
-  }
-  if (raw === null) return undefined;
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    return null;
-  }
+export interface StoredSurvey {
+  clientRequestId: string;
+  survey: Survey;
+  globals: Omit<EvalContext, "answers"> | null;
+  idleMs: number;
 }
 
-/** Stores `value` as JSON under `key`; false when the browser refused (storage full or disabled). */
-function writeJson(storage: Storage, key: string, value: unknown): boolean {
-  try {
-    storage.setItem(key, JSON.stringify(value));
-    return true;
-  } catch {
-    return false;
-  }
+/**
+ * What browser storage holds: the hand-over it belongs to and the last activity in the clear (neither
+ * says anything of the patient; the idle check needs the time without the key), the rest AES-GCM
+ * encrypted with the hand-over's id as associated data.
+ */
+interface Envelope {
+  v: 1;
+  handoverId: string;
+  lastActivityAt: number;
+  iv: string;
+  data: string;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -70,9 +70,20 @@ function isSnapshot(value: unknown): value is ResultSnapshot {
 
 function asSession(value: unknown): TabletSession | null {
   if (!isRecord(value)) return null;
-  const { patientId, surveyId, clientRequestId, resultId, answers, pageIndex, unsent, lastActivityAt } =
-    value;
+  const {
+    handoverId,
+    patientId,
+    surveyId,
+    clientRequestId,
+    resultId,
+    answers,
+    pageIndex,
+    unsent,
+    lastActivityAt,
+    language,
+  } = value;
   if (
+    typeof handoverId !== "string" ||
     typeof patientId !== "string" ||
     typeof surveyId !== "string" ||
     typeof clientRequestId !== "string" ||
@@ -85,53 +96,18 @@ function asSession(value: unknown): TabletSession | null {
     typeof lastActivityAt !== "number"
   )
     return null;
-  return { patientId, surveyId, clientRequestId, resultId, answers, pageIndex, unsent, lastActivityAt };
-}
-
-/**
- * Reads the tablet session. A malformed record, or one idle for longer than `idleTimeoutMs` at
- * `now`, is removed and null returned, so a patient's answers never outlive the idle timeout.
- */
-export function readTabletSession(
-  storage: Storage,
-  now: number,
-  idleTimeoutMs: number,
-): TabletSession | null {
-  const stored = readJson(storage, TABLET_SESSION_KEY);
-  if (stored === undefined) return null;
-  const session = asSession(stored);
-  if (session === null || now - session.lastActivityAt > idleTimeoutMs) {
-    clearTabletSession(storage);
-    return null;
-  }
-  return session;
-}
-
-/** Writes the tablet session; returns false when the browser refused (storage full or disabled). */
-export function writeTabletSession(storage: Storage, session: TabletSession): boolean {
-  return writeJson(storage, TABLET_SESSION_KEY, session);
-}
-
-/** Removes every trace of the tablet session from `storage`, the stored survey included. */
-export function clearTabletSession(storage: Storage): void {
-  try {
-    storage.removeItem(TABLET_SESSION_KEY);
-    storage.removeItem(TABLET_SURVEY_KEY);
-  } catch {
-    // Storage disabled: there is nothing stored to remove.
-  }
-}
-
-/**
- * What the runner loaded for one session: the survey, the condition globals of the patient (derived
- * from PHI, so it goes with the session) and the idle timeout. Kept beside the session so a reload
- * shows the page without the network, and written once rather than with every answer.
- */
-export interface StoredSurvey {
-  clientRequestId: string;
-  survey: Survey;
-  globals: Omit<EvalContext, "answers"> | null;
-  idleMs: number;
+  return {
+    handoverId,
+    patientId,
+    surveyId,
+    clientRequestId,
+    resultId,
+    answers,
+    pageIndex,
+    unsent,
+    lastActivityAt,
+    language: language === "es" ? "es" : "en",
+  };
 }
 
 function isStoredSurvey(value: unknown): value is StoredSurvey {
@@ -149,33 +125,204 @@ function isStoredSurvey(value: unknown): value is StoredSurvey {
   );
 }
 
-/** The survey stored for the session with `clientRequestId`; null when none is, or it is another session's. */
-export function readStoredSurvey(storage: Storage, clientRequestId: string): StoredSurvey | null {
-  const value = readJson(storage, TABLET_SURVEY_KEY);
-  return isStoredSurvey(value) && value.clientRequestId === clientRequestId ? value : null;
+function isEnvelope(value: unknown): value is Envelope {
+  return (
+    isRecord(value) &&
+    value.v === 1 &&
+    typeof value.handoverId === "string" &&
+    typeof value.lastActivityAt === "number" &&
+    typeof value.iv === "string" &&
+    typeof value.data === "string"
+  );
 }
 
-/** Stores what the runner loaded; returns false when the browser refused (it is then loaded again). */
-export function writeStoredSurvey(storage: Storage, stored: StoredSurvey): boolean {
-  return writeJson(storage, TABLET_SURVEY_KEY, stored);
+const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+const fromBase64Url = (text: string) => fromBase64(text.replace(/-/g, "+").replace(/_/g, "/"));
+
+function readRaw(storage: Storage, key: string): unknown {
+  try {
+    const raw = storage.getItem(key);
+    return raw === null ? undefined : (JSON.parse(raw) as unknown);
+  } catch {
+    return null;
+  }
 }
 
-/** Starts a new session for a patient and survey, replacing any previous one. */
-export function startTabletSession(
-  storage: Storage,
-  init: { patientId: string; surveyId: string; clientRequestId: string; now: number },
+/** Removes every trace of the tablet session from `storage`, the stored survey included. */
+export function clearTabletSession(storage: Storage): void {
+  try {
+    storage.removeItem(TABLET_SESSION_KEY);
+    storage.removeItem(TABLET_SURVEY_KEY);
+  } catch {
+    // Storage disabled: there is nothing stored to remove.
+  }
+}
+
+/** The Web Crypto of this page, or null where it is missing (a page not served over HTTPS). */
+export function pageCrypto(): SubtleCrypto | null {
+  return globalThis.crypto?.subtle ?? null;
+}
+
+/**
+ * The patient session of one hand-over, kept in memory, with a sealed copy in browser storage so that a
+ * reload resumes where the patient was. Without Web Crypto nothing is stored at all (memory only).
+ */
+export class TabletStore {
+  private writes: Promise<void> = Promise.resolve();
+  private generation = 0;
+  /** The newest session saved, in memory: what a page moving back to the survey resumes from. */
+  latest: TabletSession | null = null;
+  latestSurvey: StoredSurvey | null = null;
+
+  private constructor(
+    private readonly storage: Storage,
+    private readonly subtle: SubtleCrypto | null,
+    private readonly key: CryptoKey | null,
+    readonly handoverId: string,
+  ) {}
+
+  /** A store for a hand-over, with its key (base64url AES-256) imported so that it cannot be read back. */
+  static async open(
+    storage: Storage,
+    handoverId: string,
+    dataKey: string,
+    subtle: SubtleCrypto | null = pageCrypto(),
+  ): Promise<TabletStore> {
+    const key =
+      subtle === null || dataKey === ""
+        ? null
+        : await subtle.importKey("raw", fromBase64Url(dataKey), "AES-GCM", false, ["encrypt", "decrypt"]);
+    return new TabletStore(storage, subtle, key, handoverId);
+  }
+
+  private async seal(
+    storageKey: string,
+    value: unknown,
+    lastActivityAt: number,
+    generation: number,
+  ): Promise<void> {
+    if (this.subtle === null || this.key === null) return;
+    const iv = globalThis.crypto.getRandomValues(new Uint8Array(12));
+    const plain = new TextEncoder().encode(JSON.stringify(value));
+    const sealed = new Uint8Array(
+      await this.subtle.encrypt(
+        { name: "AES-GCM", iv, additionalData: new TextEncoder().encode(this.handoverId) },
+        this.key,
+        plain,
+      ),
+    );
+    const envelope: Envelope = {
+      v: 1,
+      handoverId: this.handoverId,
+      lastActivityAt,
+      iv: toBase64(iv),
+      data: toBase64(sealed),
+    };
+    // Wiped while this was being encrypted: the copy must not come back.
+    if (generation === this.generation) this.storage.setItem(storageKey, JSON.stringify(envelope));
+  }
+
+  private async unseal(storageKey: string): Promise<unknown> {
+    const envelope = readRaw(this.storage, storageKey);
+    if (envelope === undefined) return undefined;
+    if (!isEnvelope(envelope) || envelope.handoverId !== this.handoverId) return undefined;
+    if (this.subtle === null || this.key === null) return undefined;
+    try {
+      const plain = await this.subtle.decrypt(
+        {
+          name: "AES-GCM",
+          iv: fromBase64(envelope.iv),
+          additionalData: new TextEncoder().encode(this.handoverId),
+        },
+        this.key,
+        fromBase64(envelope.data),
+      );
+      return JSON.parse(new TextDecoder().decode(plain)) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The session and survey stored for this hand-over, if any. Anything stored for another hand-over,
+   * tampered with or unreadable is wiped instead. A session idle past the timeout comes back with
+   * `idleExpired`, so the page can send what it holds unsent before it wipes it (a tablet that slept
+   * through the timeout and reloads on waking would otherwise lose the last page's answers).
+   */
+  async load(
+    now: number,
+    idleMs: number,
+  ): Promise<{ session: TabletSession | null; survey: StoredSurvey | null; idleExpired: boolean }> {
+    const session = asSession(await this.unseal(TABLET_SESSION_KEY));
+    if (session === null || session.handoverId !== this.handoverId) {
+      clearTabletSession(this.storage);
+      return { session: null, survey: null, idleExpired: false };
+    }
+    const survey = await this.unseal(TABLET_SURVEY_KEY);
+    return {
+      session,
+      survey: isStoredSurvey(survey) && survey.clientRequestId === session.clientRequestId ? survey : null,
+      idleExpired: now - session.lastActivityAt > idleMs,
+    };
+  }
+
+  /**
+   * Seals the session into storage. Writes go one at a time in the order they were made, so an older
+   * copy never lands over a newer one.
+   */
+  save(session: TabletSession): Promise<void> {
+    this.latest = session;
+    return this.queue(TABLET_SESSION_KEY, session, session.lastActivityAt);
+  }
+
+  /** Seals what the runner loaded for the session. */
+  saveSurvey(stored: StoredSurvey, lastActivityAt: number): Promise<void> {
+    this.latestSurvey = stored;
+    return this.queue(TABLET_SURVEY_KEY, stored, lastActivityAt);
+  }
+
+  private queue(storageKey: string, value: unknown, lastActivityAt: number): Promise<void> {
+    const generation = this.generation;
+    this.writes = this.writes
+      .then(() =>
+        generation === this.generation ? this.seal(storageKey, value, lastActivityAt, generation) : undefined,
+      )
+      .catch(() => undefined);
+    return this.writes;
+  }
+
+  /** Wipes the stored copy; writes still waiting are dropped. */
+  clear(): void {
+    this.generation += 1;
+    this.latest = null;
+    this.latestSurvey = null;
+    clearTabletSession(this.storage);
+  }
+}
+
+/** A new session for a hand-over the server has just made or resumed with nothing stored. */
+export function newTabletSession(
+  handover: {
+    handoverId: string;
+    patientId: string;
+    surveyId: string;
+    clientRequestId: string;
+    resultId: string | null;
+    language: PatientLanguage;
+  },
+  now: number,
 ): TabletSession {
-  const session: TabletSession = {
-    patientId: init.patientId,
-    surveyId: init.surveyId,
-    clientRequestId: init.clientRequestId,
-    resultId: null,
+  return {
+    handoverId: handover.handoverId,
+    patientId: handover.patientId,
+    surveyId: handover.surveyId,
+    clientRequestId: handover.clientRequestId,
+    resultId: handover.resultId,
     answers: {},
     pageIndex: 0,
     unsent: null,
-    lastActivityAt: init.now,
+    lastActivityAt: now,
+    language: handover.language,
   };
-  clearTabletSession(storage);
-  writeTabletSession(storage, session);
-  return session;
 }

@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router-dom";
+import { useTranslation } from "react-i18next";
+import type { PatientLanguage } from "@core-care/schema";
 import {
   answerPaths,
   pruneHiddenAnswers,
@@ -7,7 +9,6 @@ import {
   type Page,
   type Survey,
 } from "@core-care/survey-engine";
-import type { ClientConfig, Patient, Tenant } from "@core-care/schema";
 import { api } from "../api/client";
 import { useOnline } from "../ui/use-online";
 import { SurveyRunner, type PageMove } from "../survey-ui/survey-runner";
@@ -19,20 +20,19 @@ import {
   type SaveStatus,
 } from "./save-queue";
 import { sendResult } from "./result-sender";
-import {
-  clearTabletSession,
-  readStoredSurvey,
-  readTabletSession,
-  writeStoredSurvey,
-  writeTabletSession,
-  type TabletSession,
-} from "./tablet-session";
-import { globalsFor, surveyNeedsGlobals } from "./survey-context";
+import type { StoredSurvey, TabletSession } from "./tablet-session";
+import { endHandover, forgetHandover, pingHandover, useHandover, type LoadedHandover } from "./handover";
 import { isTabletPath } from "@core-care/schema/paths";
 import { tabletExit } from "./leave";
 import { StaffExit } from "./staff-exit";
 import { TabletShell } from "./tablet-shell";
-import { DEFAULT_IDLE_SECONDS, TIMEOUT_MESSAGE, surveyPageUrl } from "./urls";
+import { WaitingForConnection } from "./waiting-for-connection";
+import { TIMEOUT_MESSAGE, surveyPageUrl } from "./urls";
+import { i18n, setPatientLanguage } from "../i18n/i18n";
+import { LanguageSwitch } from "../i18n/language-switch";
+
+/** How long the thank-you screen stays before the spec's logout, when nobody taps Done. */
+export const THANK_YOU_MS = 20_000;
 
 type Globals = Omit<EvalContext, "answers">;
 
@@ -71,42 +71,35 @@ function sendLastAnswers(session: TabletSession, loaded: Loaded | null): Promise
 }
 
 function saveFailedMessage(outcome: Extract<SaveOutcome, { kind: "rejected" }>): string {
-  return `Failed to save results: ${outcome.message}`;
+  return i18n.t("tablet.saveFailed", { message: outcome.message });
 }
 
-function storedLoad(session: TabletSession | null): Loaded | null {
-  const stored = session === null ? null : readStoredSurvey(localStorage, session.clientRequestId);
+function storedLoad(stored: StoredSurvey | null): Loaded | null {
   return stored === null
     ? null
     : { survey: stored.survey, globals: stored.globals ?? undefined, idleMs: stored.idleMs };
 }
 
-async function loadSurvey(session: TabletSession): Promise<Loaded> {
-  const [survey, config] = await Promise.all([
-    api.get<Survey>(`/api/surveys/${encodeURIComponent(session.surveyId)}`),
-    api.get<ClientConfig>("/api/config").catch(() => undefined),
-  ]);
-  let globals: Globals | undefined;
-  if (surveyNeedsGlobals(survey)) {
-    const [patient, tenant] = await Promise.all([
-      api.get<Patient>(`/api/patients/${encodeURIComponent(session.patientId)}`),
-      api.get<Tenant>("/api/tenants/me"),
-    ]);
-    globals = globalsFor(patient, tenant, new Date());
-  }
-  return { survey, globals, idleMs: (config?.idleTimeoutSeconds ?? DEFAULT_IDLE_SECONDS) * 1000 };
+/** The survey of the hand-over; the patient's condition globals come with the hand-over itself. */
+async function loadSurvey(session: TabletSession, handover: LoadedHandover["handover"]): Promise<Loaded> {
+  const survey = await api.get<Survey>(`/api/surveys/${encodeURIComponent(session.surveyId)}`);
+  return { survey, globals: handover.globals, idleMs: handover.idleTimeoutSeconds * 1000 };
 }
 
 /** Shown when the tablet holds no survey in progress (never any patient data). */
 function NoSurvey() {
+  const { t } = useTranslation();
+  useEffect(() => {
+    document.title = `${t("tablet.noSurveyTitle")} · Core Care`;
+  }, [t]);
   return (
     <TabletShell>
       <main className="tablet-main tablet-message">
-        <h1>No survey in progress</h1>
-        <p>Please hand the tablet to a member of staff.</p>
+        <h1>{t("tablet.noSurveyTitle")}</h1>
+        <p>{t("tablet.noSurveyText")}</p>
         <p>
           <Link className="tablet-link" to="/tablet">
-            Staff: start a survey
+            {t("tablet.staffStart")}
           </Link>
         </p>
       </main>
@@ -115,21 +108,79 @@ function NoSurvey() {
 }
 
 /**
- * `/tablet/patient-survey/{surveyId}/pg/{pageNumber}` (SPEC 2, 4): the patient's survey on the tablet.
- * The page shown, the answers and any save the server has not acknowledged live in browser storage,
- * so a reload resumes and a network drop loses nothing; all of it is wiped after submit, logout or
- * the idle timeout.
+ * After submit: the patient is thanked and asked to return the tablet, with nothing of them left on the
+ * page; then the spec's logout, on Done or after `THANK_YOU_MS`.
+ */
+function ThankYou({ onDone }: { onDone: () => void }) {
+  const { t } = useTranslation();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const done = useEffectEvent(onDone);
+  useEffect(() => {
+    document.title = `${t("tablet.thanksTitle")} · Core Care`;
+    headingRef.current?.focus();
+    const timer = window.setTimeout(() => done(), THANK_YOU_MS);
+    return () => window.clearTimeout(timer);
+  }, [t]);
+  return (
+    <TabletShell>
+      <main className="tablet-main tablet-message tablet-thanks">
+        <h1 ref={headingRef} tabIndex={-1}>
+          {t("tablet.thanksTitle")}
+        </h1>
+        <p role="status">{t("tablet.thanksText")}</p>
+        <p className="tablet-thanks-return">{t("tablet.thanksReturn")}</p>
+        <button type="button" className="sv-button sv-button-primary" onClick={onDone}>
+          {t("tablet.done")}
+        </button>
+      </main>
+    </TabletShell>
+  );
+}
+
+/**
+ * `/tablet/patient-survey/{surveyId}/pg/{pageNumber}` (SPEC 2, 4): the patient's survey on the tablet,
+ * for the hand-over the server has given this browser's patient credential. Without one (a staff
+ * session, or none) nothing of any patient is shown.
  */
 export function TabletSurveyPage() {
+  const state = useHandover();
+  const { t } = useTranslation();
+  switch (state.kind) {
+    case "loading":
+      return (
+        <TabletShell>
+          <main className="tablet-main">
+            <p className="tablet-loading" aria-busy="true">
+              {t("tablet.loading")}
+            </p>
+          </main>
+        </TabletShell>
+      );
+    case "offline":
+      return <WaitingForConnection />;
+    case "none":
+      return <NoSurvey />;
+    case "ready":
+      return <SurveyOnTablet key={state.handover.handoverId} loadedHandover={state} />;
+  }
+}
+
+/**
+ * The runner of one hand-over. The page shown, the answers and any save the server has not acknowledged
+ * live in memory, with a copy sealed under the hand-over's key in browser storage, so a reload resumes
+ * and a network drop loses nothing; all of it is wiped after submit, logout, the idle timeout or the
+ * Staff button, and the server ends the patient credential then too.
+ */
+function SurveyOnTablet({ loadedHandover }: { loadedHandover: LoadedHandover }) {
+  const { store, handover } = loadedHandover;
+  const { t } = useTranslation();
   const params = useParams();
   const navigate = useNavigate();
   const online = useOnline();
-  const [session, setSession] = useState<TabletSession | null>(() =>
-    readTabletSession(localStorage, Date.now(), DEFAULT_IDLE_SECONDS * 1000),
-  );
+  const [session, setSession] = useState<TabletSession | null>(loadedHandover.session);
   const sessionRef = useRef(session);
-  // A reload shows the page from what was stored for the session, even with the network down.
-  const [loaded, setLoaded] = useState<Loaded | null>(() => storedLoad(session));
+  // A reload shows the page from what was stored for the session.
+  const [loaded, setLoaded] = useState<Loaded | null>(() => storedLoad(loadedHandover.survey));
   const loadedRef = useRef<Loaded | null>(loaded);
   const [loadFailed, setLoadFailed] = useState(false);
   const [loadAttempt, setLoadAttempt] = useState(0);
@@ -137,28 +188,33 @@ export function TabletSurveyPage() {
   const [submitting, setSubmitting] = useState(false);
   const submittingRef = useRef(false);
   const [leaving, setLeaving] = useState(false);
+  const [thanking, setThanking] = useState(false);
   const queueRef = useRef<SaveQueue | null>(null);
   const finishedRef = useRef(false);
 
-  const update = useCallback((patch: Partial<TabletSession>) => {
-    const current = sessionRef.current;
-    if (current === null || finishedRef.current) return;
-    const next = { ...current, ...patch };
-    sessionRef.current = next;
-    writeTabletSession(localStorage, next);
-    setSession(next);
-  }, []);
+  const update = useCallback(
+    (patch: Partial<TabletSession>) => {
+      const current = sessionRef.current;
+      if (current === null || finishedRef.current) return;
+      const next = { ...current, ...patch };
+      sessionRef.current = next;
+      void store.save(next);
+      setSession(next);
+    },
+    [store],
+  );
 
   /** Removes every trace of the patient from the page and storage. */
   const wipe = useCallback(() => {
     finishedRef.current = true;
     queueRef.current?.dispose();
-    clearTabletSession(localStorage);
+    store.clear();
+    forgetHandover();
     sessionRef.current = null;
     loadedRef.current = null;
     setSession(null);
     setLoaded(null);
-  }, []);
+  }, [store]);
 
   /**
    * Wipes the patient, then leaves for `to`: a /tablet page in place, any other page (the staff
@@ -188,14 +244,18 @@ export function TabletSurveyPage() {
 
   const submitted = useCallback(
     (outcome: SaveOutcome) => {
-      if (outcome.kind === "saved") finish("/auth/logout");
-      else {
+      if (outcome.kind === "saved") {
+        // The server has ended the patient credential with the submit; the page keeps nothing of the
+        // patient while it thanks them.
+        wipe();
+        setThanking(true);
+      } else {
         submittingRef.current = false;
         setSubmitting(false);
         reportRejected(outcome);
       }
     },
-    [finish, reportRejected],
+    [wipe, reportRejected],
   );
 
   const sessionKey = session === null ? null : `${session.patientId}:${session.clientRequestId}`;
@@ -205,7 +265,10 @@ export function TabletSurveyPage() {
   const onSaved = useEffectEvent((outcome: SaveOutcome) => reportRejected(outcome));
   const onIdle = useEffectEvent(() => {
     const current = sessionRef.current;
-    const pending = current === null ? undefined : sendLastAnswers(current, loadedRef.current);
+    // The last answers go first, then the patient credential ends on the server.
+    const pending = (current === null ? Promise.resolve() : sendLastAnswers(current, loadedRef.current)).then(
+      () => endHandover("idle"),
+    );
     finish(`/auth/logout?message=${encodeURIComponent(TIMEOUT_MESSAGE)}`, pending);
   });
   // A move to /auth made elsewhere (the HTTP client's 401): nothing of the patient may stay behind.
@@ -218,9 +281,12 @@ export function TabletSurveyPage() {
     return pending;
   });
 
+  // A page loaded after the idle limit sends what it holds as it times out (below), not through the queue,
+  // so the server gets one save of the newest answers.
+  const idleOnLoad = useRef(loadedHandover.idleExpired);
   useEffect(() => {
     const current = sessionRef.current;
-    if (current === null) return;
+    if (current === null || idleOnLoad.current) return;
     let cancelled = false;
     const queue = createSaveQueue({
       send: sendResult,
@@ -260,15 +326,18 @@ export function TabletSurveyPage() {
     const current = sessionRef.current;
     if (current === null || loadedRef.current !== null) return;
     let cancelled = false;
-    loadSurvey(current).then(
+    loadSurvey(current, handover).then(
       (result) => {
         if (cancelled) return;
-        writeStoredSurvey(localStorage, {
-          clientRequestId: current.clientRequestId,
-          survey: result.survey,
-          globals: result.globals ?? null,
-          idleMs: result.idleMs,
-        });
+        void store.saveSurvey(
+          {
+            clientRequestId: current.clientRequestId,
+            survey: result.survey,
+            globals: result.globals ?? null,
+            idleMs: result.idleMs,
+          },
+          current.lastActivityAt,
+        );
         loadedRef.current = result;
         setLoaded(result);
       },
@@ -279,14 +348,15 @@ export function TabletSurveyPage() {
     return () => {
       cancelled = true;
     };
-  }, [sessionKey, loadAttempt]);
+  }, [sessionKey, loadAttempt, handover, store]);
 
-  const idleMs = loaded?.idleMs ?? DEFAULT_IDLE_SECONDS * 1000;
+  const idleMs = loaded?.idleMs ?? handover.idleTimeoutSeconds * 1000;
   useEffect(() => {
     if (sessionKey === null) return;
     let lastWrite = 0;
     const onActivity = () => {
       const now = Date.now();
+      pingHandover(now);
       if (now - lastWrite < 5000) return;
       lastWrite = now;
       update({ lastActivityAt: now });
@@ -319,13 +389,29 @@ export function TabletSurveyPage() {
     if (expectedUrl !== null && !urlFollows) void navigate(expectedUrl, { replace: true });
   }, [expectedUrl, urlFollows, navigate]);
 
+  const language = session?.language;
+  useEffect(() => {
+    if (language !== undefined) setPatientLanguage(language);
+  }, [language]);
+
   if (leaving) {
     return (
       <TabletShell>
         <main className="tablet-main tablet-message" aria-busy="true">
-          <p role="status">Signing out…</p>
+          <p role="status">{t("tablet.signingOut")}</p>
         </main>
       </TabletShell>
+    );
+  }
+  if (thanking) {
+    return (
+      <ThankYou
+        onDone={() => {
+          setThanking(false);
+          setLeaving(true);
+          void tabletExit.leave("/auth/logout");
+        }}
+      />
     );
   }
   if (session === null) return <NoSurvey />;
@@ -346,7 +432,8 @@ export function TabletSurveyPage() {
     void queue.save(snapshotOf(session, loaded, true)).then(submitted);
   };
 
-  const leaveForStaff = async (to: string) => {
+  /** Saves the answers so far (waiting at most 5 s), before the patient credential ends. */
+  const saveBeforeLeaving = async () => {
     const queue = queueRef.current;
     if (queue && loaded && !submitting) {
       const outcome = await Promise.race([
@@ -355,22 +442,33 @@ export function TabletSurveyPage() {
       ]);
       if (outcome) reportRejected(outcome);
     }
+  };
+
+  const leaveForStaff = async (to: string) => {
+    if (to !== "/tablet") await saveBeforeLeaving();
     finish(to);
   };
 
   let status: string | null = null;
   if (submitting && (saveStatus === "offline" || !online)) {
-    status =
-      "No connection. Your answers are kept on this tablet and will be sent as soon as the connection returns. Please wait.";
+    status = t("tablet.offlineSubmitting");
   } else if (submitting) {
-    status = "Sending your answers…";
+    status = t("tablet.sending");
   } else if (saveStatus === "offline" || !online) {
-    status =
-      "No connection. Your answers are kept on this tablet and will be sent when the connection returns.";
+    status = t("tablet.offline");
   }
 
+  const chooseLanguage = (next: PatientLanguage) => update({ language: next, lastActivityAt: Date.now() });
+
   return (
-    <TabletShell actions={<StaffExit onLeave={leaveForStaff} />}>
+    <TabletShell
+      actions={
+        <div className="tablet-actions">
+          <LanguageSwitch value={session.language} onChange={chooseLanguage} />
+          <StaffExit onSave={saveBeforeLeaving} onLeave={leaveForStaff} />
+        </div>
+      }
+    >
       <main className="tablet-main">
         {loaded ? (
           <SurveyRunner
@@ -382,6 +480,7 @@ export function TabletSurveyPage() {
             onPageChange={onPageChange}
             onSubmit={onSubmit}
             busy={submitting}
+            header={<p className="sv-patient">{t("tablet.patient", { name: handover.firstName })}</p>}
             status={
               status === null ? undefined : (
                 <p className="tablet-connection" role="status">
@@ -392,8 +491,8 @@ export function TabletSurveyPage() {
           />
         ) : loadFailed ? (
           <div className="tablet-message" role="alert">
-            <h1>The survey could not be loaded</h1>
-            <p>Please check the connection and try again.</p>
+            <h1>{t("tablet.loadFailedTitle")}</h1>
+            <p>{t("tablet.loadFailedText")}</p>
             <button
               type="button"
               className="sv-button sv-button-primary"
@@ -402,12 +501,12 @@ export function TabletSurveyPage() {
                 setLoadAttempt((n) => n + 1);
               }}
             >
-              Try again
+              {t("tablet.tryAgain")}
             </button>
           </div>
         ) : (
           <p className="tablet-loading" aria-busy="true">
-            Loading the survey…
+            {t("tablet.loading")}
           </p>
         )}
       </main>

@@ -140,9 +140,41 @@ export function ConfirmModal({
   );
 }
 
-/** The remove-record modal (SPEC 2: 'Are you sure you want to remove this record?', Yes/No). */
-export function RemoveRecordModal({ onConfirm, onClose }: { onConfirm: () => void; onClose: () => void }) {
+/**
+ * The remove-record modal (SPEC 2: 'Are you sure you want to remove this record?', Yes/No), naming the
+ * record, so that nobody removes the wrong one from a long list.
+ */
+export function RemoveRecordModal({
+  record,
+  onConfirm,
+  onClose,
+}: {
+  /** The record in words, such as "Patient Hobbs, Walter (MRN D-1002)". */
+  record: string;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  const id = useId();
   return (
-    <ConfirmModal title="Remove record" text={REMOVE_TEXT} onConfirm={() => onConfirm()} onClose={onClose} />
+    <Modal
+      title="Remove record"
+      onClose={onClose}
+      describedBy={`${id}-text ${id}-record`}
+      footer={
+        <>
+          <button type="button" className="button" onClick={onClose}>
+            No
+          </button>
+          <button type="button" className="button primary" onClick={() => onConfirm()}>
+            Yes
+          </button>
+        </>
+      }
+    >
+      <p id={`${id}-text`}>{REMOVE_TEXT}</p>
+      <p id={`${id}-record`} className="remove-record-name">
+        <strong>{record}</strong>
+      </p>
+    </Modal>
   );
 }

@@ -28,6 +28,10 @@ export interface Column<T> {
 export interface RowActions<T> {
   onEdit?: (row: T) => void;
   onRemove?: (row: T) => void;
+  /** Whether this row offers Edit (default: every row does). */
+  canEdit?: (row: T) => boolean;
+  /** Whether this row offers Remove (default: every row does). */
+  canRemove?: (row: T) => boolean;
   onDownload?: (row: T) => void;
   extra?: (row: T) => React.ReactNode;
 }
@@ -260,7 +264,7 @@ export function DataTable<T>({
                   <td>
                     <div className="row-actions">
                       {actions.extra?.(row)}
-                      {actions.onEdit && (
+                      {actions.onEdit && (actions.canEdit?.(row) ?? true) && (
                         <button type="button" className="button small" onClick={() => actions.onEdit?.(row)}>
                           Edit<span className="visually-hidden"> {label}</span>
                         </button>
@@ -274,7 +278,7 @@ export function DataTable<T>({
                           Download<span className="visually-hidden"> {label}</span>
                         </button>
                       )}
-                      {actions.onRemove && (
+                      {actions.onRemove && (actions.canRemove?.(row) ?? true) && (
                         <button
                           type="button"
                           className="button danger small"

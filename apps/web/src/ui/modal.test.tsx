@@ -89,9 +89,31 @@ describe("ConfirmModal", () => {
 
 describe("RemoveRecordModal", () => {
   test("asks 'Are you sure you want to remove this record?'", () => {
-    render(<RemoveRecordModal onConfirm={() => undefined} onClose={() => undefined} />);
+    render(
+      <RemoveRecordModal
+        record="Patient Hobbs, Walter"
+        onConfirm={() => undefined}
+        onClose={() => undefined}
+      />,
+    );
     expect(screen.getByRole("dialog", { name: "Remove record" }).textContent).toContain(
       "Are you sure you want to remove this record?",
+    );
+  });
+
+  test("names the record it removes, in its description", () => {
+    render(
+      <RemoveRecordModal
+        record="Patient Hobbs, Walter (MRN D-1002)"
+        onConfirm={() => undefined}
+        onClose={() => undefined}
+      />,
+    );
+    const dialog = screen.getByRole("dialog", { name: "Remove record" });
+    const describedBy = (dialog.getAttribute("aria-describedby") ?? "").split(" ");
+    const description = describedBy.map((id) => document.getElementById(id)?.textContent).join(" ");
+    expect(description).toBe(
+      "Are you sure you want to remove this record? Patient Hobbs, Walter (MRN D-1002)",
     );
   });
 });

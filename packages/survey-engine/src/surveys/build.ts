@@ -1,4 +1,4 @@
-import type { Choice, Condition, Page, Question, QuestionType } from "../types.js";
+import type { Choice, Condition, Page, Question, QuestionType, Survey } from "../types.js";
 
 function fnv1a(text: string, seed: number): number {
   let hash = seed >>> 0;
@@ -66,4 +66,85 @@ export function when(fieldName: string, action: string, fieldValue?: unknown): C
 /** Shorthand for a condition joined to the one before it with 'or'. */
 export function orWhen(fieldName: string, action: string, fieldValue?: unknown): Condition {
   return { ...when(fieldName, action, fieldValue), joinType: "or" };
+}
+
+/** A question's texts in another language; `choices` by choice value, over the survey's shared `choices`. */
+export interface QuestionTranslation {
+  title: string;
+  help?: string;
+  placeholder?: string;
+  requiredMessage?: string;
+  choices?: Readonly<Record<string, string>>;
+}
+
+/** A built-in survey's texts in one language. */
+export interface SurveyTranslation {
+  title: string;
+  description: string;
+  submitLabel?: string;
+  /** Section titles by section id. */
+  sections: Readonly<Record<string, string>>;
+  /** Page titles by the page's own (English) title. */
+  pages: Readonly<Record<string, string>>;
+  /** Question texts by the question's full field path (`family.cancer`). */
+  questions: Readonly<Record<string, QuestionTranslation>>;
+  /** Choice labels by their English label, for choices a question does not translate itself. */
+  choices: Readonly<Record<string, string>>;
+}
+
+function translateQuestion(
+  question: Question,
+  language: string,
+  table: SurveyTranslation,
+  prefix: string,
+): Question {
+  const path = prefix === "" ? question.fieldName : `${prefix}.${question.fieldName}`;
+  const own = table.questions[path];
+  const texts: NonNullable<Question["translations"]>[string] = {};
+  if (own !== undefined) {
+    texts.title = own.title;
+    if (own.help !== undefined) texts.help = own.help;
+    if (own.placeholder !== undefined) texts.placeholder = own.placeholder;
+    if (own.requiredMessage !== undefined) texts.requiredMessage = own.requiredMessage;
+  }
+  const translated: Question = { ...question, translations: { ...question.translations, [language]: texts } };
+  if (question.choices !== undefined) {
+    translated.choices = question.choices.map((choice) => {
+      const label = own?.choices?.[choice.value] ?? table.choices[choice.label];
+      return label === undefined
+        ? choice
+        : { ...choice, translations: { ...choice.translations, [language]: { label } } };
+    });
+  }
+  if (question.fields !== undefined) {
+    translated.fields = question.fields.map((field) => translateQuestion(field, language, table, path));
+  }
+  return translated;
+}
+
+/** The survey carrying `table` as its `language` translation of every text the table has. */
+export function withTranslation(survey: Survey, language: string, table: SurveyTranslation): Survey {
+  const texts: NonNullable<Survey["translations"]>[string] = {
+    title: table.title,
+    description: table.description,
+  };
+  if (table.submitLabel !== undefined) texts.submitLabel = table.submitLabel;
+  return {
+    ...survey,
+    translations: { ...survey.translations, [language]: texts },
+    sections: survey.sections.map((section) => {
+      const title = table.sections[section.id];
+      return title === undefined
+        ? section
+        : { ...section, translations: { ...section.translations, [language]: { title } } };
+    }),
+    pages: survey.pages.map((page) => {
+      const title = table.pages[page.title];
+      return {
+        ...page,
+        ...(title === undefined ? {} : { translations: { ...page.translations, [language]: { title } } }),
+        questions: page.questions.map((question) => translateQuestion(question, language, table, "")),
+      };
+    }),
+  };
 }

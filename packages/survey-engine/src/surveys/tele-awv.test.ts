@@ -358,7 +358,7 @@ describe("teleAwvSurvey validation (SPEC 5)", () => {
     const { packYears: _packYears, ...social } = complete.social as Record<string, unknown>;
     expect(social.smokeYesNoQuit).toBe("yes");
     expect(validateSurvey(teleAwvSurvey, { ...complete, social })).toEqual([
-      { code: "required", field: "social.packYears", message: MESSAGES.required },
+      { code: "required", field: "social.packYears", message: MESSAGES.required, messageId: "required" },
     ]);
     expect(validateSurvey(teleAwvSurvey, { ...complete, social, ptPY: "false" })).toEqual([]);
   });
@@ -400,5 +400,21 @@ describe("parseTeleAwvQuery", () => {
     "tenant=a&patientId=b&ptEmail=c&ptS=true&ptPY=true&pt100=true&extra=1",
   ])("refuses %j", (search) => {
     expect(parseTeleAwvQuery(search)).toBeNull();
+  });
+});
+
+describe("the link's smoking flags (SPEC 2, 4)", () => {
+  test("ptS=false hides the smoking question and every follow-up, and none is required", () => {
+    const answers = { ...flags, ptS: "false" };
+    expect(visible("social.smokeYesNoQuit", answers)).toBe(false);
+    expect(visible("social.packYears", answers)).toBe(false);
+    expect(visible("social.smoke100", answers)).toBe(false);
+    expect(visible("social.lungCancer", answers)).toBe(false);
+    const issues = validateSurvey(teleAwvSurvey, answers).map((issue) => issue.field);
+    expect(issues).not.toContain("social.smokeYesNoQuit");
+    expect(issues).not.toContain("social.packYears");
+    expect(validateSurvey(teleAwvSurvey, { ...flags, ptS: "true" }).map((issue) => issue.field)).toContain(
+      "social.smokeYesNoQuit",
+    );
   });
 });

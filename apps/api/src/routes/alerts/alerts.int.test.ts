@@ -28,12 +28,18 @@ async function alertIn(tenantId: string) {
 
 describe("/api/alerts", () => {
   test("lists open alerts and acknowledges one", async () => {
-    const u = await t.createTestTenant();
+    const u = await t.createTestTenant({ role: "admin" });
     const id = await alertIn(u.tenantId);
     const s = await login(t.app, u.email);
     expect(
       (await s.inject({ method: "GET", url: "/api/alerts" })).json<SafetyAlert[]>().map((a) => a.id),
     ).toEqual([id]);
+    // Acknowledging says a clinician acted on it: a plain user sees the alert but may not, by default.
+    const plain = await login(t.app, (await t.createTestUser(u.tenantId, { role: "user" })).email);
+    expect((await plain.inject({ method: "GET", url: "/api/alerts" })).json<SafetyAlert[]>()).toHaveLength(1);
+    expect((await plain.inject({ method: "POST", url: `/api/alerts/${id}/acknowledge` })).statusCode).toBe(
+      403,
+    );
     expect((await s.inject({ method: "POST", url: `/api/alerts/${id}/acknowledge` })).statusCode).toBe(204);
     expect((await s.inject({ method: "GET", url: "/api/alerts" })).json()).toEqual([]);
     expect((await s.inject({ method: "POST", url: `/api/alerts/${id}/acknowledge` })).statusCode).toBe(404);
@@ -41,7 +47,7 @@ describe("/api/alerts", () => {
 
   test("answers 404 for another tenant's alert and 400 for a malformed id", async () => {
     const a = await t.createTestTenant();
-    const b = await t.createTestTenant();
+    const b = await t.createTestTenant({ role: "admin" });
     const id = await alertIn(a.tenantId);
     const s = await login(t.app, b.email);
     expect((await s.inject({ method: "GET", url: "/api/alerts" })).json()).toEqual([]);

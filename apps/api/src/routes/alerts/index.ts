@@ -1,21 +1,28 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { ObjectIdSchema, SafetyAlertSchema } from "@core-care/schema";
-import { requireRole } from "../../plugins/auth.js";
 import { authOf } from "../../plugins/auth-context.js";
 import { notFound } from "../../errors.js";
 import { safetyAlerts } from "../../db/schema.js";
 
 /** Open safety alerts of the session's tenant, and their acknowledgement. */
 const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.addHook("onRequest", requireRole("user"));
-
   app.get("/alerts", { schema: { response: { 200: z.array(SafetyAlertSchema) } } }, async (request) => {
     const rows = await app.db
       .select()
       .from(safetyAlerts)
-      .where(and(eq(safetyAlerts.tenantId, authOf(request).tenantId), isNull(safetyAlerts.acknowledgedAt)))
+      .where(
+        and(
+          eq(safetyAlerts.tenantId, authOf(request).tenantId),
+          isNull(safetyAlerts.acknowledgedAt),
+          // Alerts of a removed result or patient go with them (restored, they come back).
+          sql`not exists (select 1 from survey_results r where r.tenant_id = ${safetyAlerts.tenantId}
+            and r.id = ${safetyAlerts.resultId} and r.deleted_at is not null)`,
+          sql`not exists (select 1 from patients p where p.tenant_id = ${safetyAlerts.tenantId}
+            and p.id = ${safetyAlerts.patientId} and p.deleted_at is not null)`,
+        ),
+      )
       .orderBy(asc(safetyAlerts.createdAt));
     await request.audit("list", "safety-alert");
     return rows.map((r) => ({

@@ -1,63 +1,135 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import {
   ChangePasswordRequestSchema,
   LoginRequestSchema,
   MeSchema,
   PasswordResetParamsSchema,
+  SecondFactorNeededSchema,
+  SignInEnrolledSchema,
+  TotpCodeRequestSchema,
+  TotpEnrolmentSchema,
+  type Me,
 } from "@core-care/schema";
+import { unauthorized } from "../../errors.js";
 import { SESSION_COOKIE } from "../../plugins/session.js";
-import { requireRole } from "../../plugins/auth.js";
-import { AppError, fieldError, tooManyRequests } from "../../errors.js";
 import { audit } from "../../services/audit.js";
-import { passwordProblem, verifyAgainstDummy, verifyPassword } from "../../services/passwords.js";
-import { consumeResetToken, createResetToken, setPassword } from "../../services/password-reset.js";
-import { findUserByEmail, loadMe, userTenantIds } from "../../services/users.js";
-import { userTenants } from "../../db/schema.js";
-import { and, eq } from "drizzle-orm";
+import { endHandover } from "../../services/handovers.js";
+import { changePassword, requestPasswordReset } from "../../services/password-reset.js";
+import { checkPassword, landingTenant } from "../../services/sign-in.js";
+import { confirmEnrolment, startEnrolment, totpRequired, verifyCode } from "../../services/totp.js";
+import { loadMe } from "../../services/users.js";
 
-/** The one answer for an unknown e-mail and for a wrong password, so neither reveals the other. */
-const INVALID_LOGIN = "Invalid email or password.";
+/** How long a sign-in may wait for its second factor (or its enrolment) after the password. */
+export const PENDING_SIGN_IN_MS = 10 * 60 * 1000;
 
 const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const throttle = app.loginThrottle;
+  /** Turns the browser's session into a signed-in staff session under a new id, audited as `login`. */
+  async function startSession(
+    request: FastifyRequest,
+    user: { userId: string; tenantId: string; roles: number },
+    details?: Record<string, unknown>,
+  ): Promise<Me> {
+    // A new session id at every sign-in (session fixation).
+    await request.session.regenerate();
+    const now = Date.now();
+    request.session.set("userId", user.userId);
+    request.session.set("tenantId", user.tenantId);
+    request.session.set("createdAt", now);
+    request.session.set("lastSeenAt", now);
+    await audit(app.db, {
+      tenantId: user.tenantId,
+      userId: user.userId,
+      action: "login",
+      entity: "session",
+      ip: request.ip,
+      details,
+    });
+    return loadMe(app.db, user);
+  }
+
+  /**
+   * The sign-in waiting for its second factor in this session, with where its user lands. A pending
+   * sign-in holds no tenant, so the auth plugin admits it nowhere but these steps.
+   */
+  async function pendingSignIn(request: FastifyRequest) {
+    const { pendingUserId, pendingAt } = request.session;
+    if (
+      pendingUserId === undefined ||
+      pendingAt === undefined ||
+      Date.now() - pendingAt > PENDING_SIGN_IN_MS
+    ) {
+      throw unauthorized("Your sign-in has expired. Please sign in again.");
+    }
+    const landing = await landingTenant(app.db, pendingUserId);
+    if (landing === undefined) throw unauthorized("Your sign-in has expired. Please sign in again.");
+    return { userId: pendingUserId, ...landing };
+  }
 
   app.post(
     "/auth/sessions",
-    { schema: { body: LoginRequestSchema, response: { 200: MeSchema } } },
-    async (request) => {
+    {
+      schema: {
+        body: LoginRequestSchema,
+        response: { 200: MeSchema, 202: SecondFactorNeededSchema },
+      },
+    },
+    async (request, reply) => {
       const { email, password } = request.body;
-      if (throttle.isBlocked(email, request.ip)) throw tooManyRequests();
-      const user = await findUserByEmail(app.db, email);
-      const valid =
-        user === undefined
-          ? await verifyAgainstDummy(password)
-          : await verifyPassword(password, user.passwordHash);
-      const tenantIds = valid && user !== undefined ? await userTenantIds(app.db, user.id) : [];
-      const tenantId = tenantIds[0];
-      if (user === undefined || !valid || tenantId === undefined) {
-        throttle.recordFailure(email, request.ip);
-        throw new AppError(401, "INVALID_LOGIN", INVALID_LOGIN);
+      const user = await checkPassword(app, email, password, request.ip);
+      const hasTotp = user.totpSecret !== null;
+      if (hasTotp || (await totpRequired(app.db, user.userId))) {
+        // The password was right; the session stays without access until the second step.
+        await request.session.regenerate();
+        request.session.set("pendingUserId", user.userId);
+        request.session.set("pendingAt", Date.now());
+        return reply.code(202).send({ secondFactor: hasTotp ? "totp" : "enrol" });
       }
-      throttle.recordSuccess(email, request.ip);
-      const [membership] = await app.db
-        .select({ roles: userTenants.roles })
-        .from(userTenants)
-        .where(and(eq(userTenants.userId, user.id), eq(userTenants.tenantId, tenantId)));
-      // A new session id at every sign-in (session fixation).
-      await request.session.regenerate();
-      const now = Date.now();
-      request.session.set("userId", user.id);
-      request.session.set("tenantId", tenantId);
-      request.session.set("createdAt", now);
-      request.session.set("lastSeenAt", now);
-      await audit(app.db, { tenantId, userId: user.id, action: "login", entity: "session", ip: request.ip });
-      return loadMe(app.db, { userId: user.id, tenantId, roles: membership?.roles ?? 0 });
+      return startSession(request, user);
+    },
+  );
+
+  app.post(
+    "/auth/sessions/totp",
+    { schema: { body: TotpCodeRequestSchema, response: { 200: MeSchema } } },
+    async (request) => {
+      const pending = await pendingSignIn(request);
+      const kind = await verifyCode(
+        app,
+        { userId: pending.userId, tenantId: pending.tenantId, ip: request.ip, purpose: "sign-in" },
+        request.body.code,
+      );
+      return startSession(request, pending, { secondFactor: kind });
+    },
+  );
+
+  app.post(
+    "/auth/sessions/totp/enrolment",
+    { schema: { response: { 200: TotpEnrolmentSchema } } },
+    async (request) => {
+      const pending = await pendingSignIn(request);
+      return startEnrolment(app.db, pending.userId);
+    },
+  );
+
+  app.post(
+    "/auth/sessions/totp/enrolment/confirm",
+    { schema: { body: TotpCodeRequestSchema, response: { 200: SignInEnrolledSchema } } },
+    async (request) => {
+      const pending = await pendingSignIn(request);
+      const recoveryCodes = await confirmEnrolment(
+        app,
+        { userId: pending.userId, tenantId: pending.tenantId, ip: request.ip, purpose: "enrol" },
+        request.body.code,
+      );
+      const me = await startSession(request, pending, { secondFactor: "totp" });
+      return { me, recoveryCodes };
     },
   );
 
   app.delete("/auth/sessions", async (request, reply) => {
-    const auth = request.auth;
+    const { auth, tablet } = request;
     if (auth !== null) {
       await audit(app.db, {
         tenantId: auth.tenantId,
@@ -67,6 +139,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         ip: request.ip,
       });
     }
+    if (tablet !== null) await endHandover(app.db, tablet, "logout", { userId: null, ip: request.ip });
     if (request.session !== null && request.session !== undefined) await request.session.destroy();
     return reply
       .clearCookie(SESSION_COOKIE, { path: "/" })
@@ -75,33 +148,25 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       .send();
   });
 
-  app.get("/auth/keepalive", { onRequest: requireRole("user") }, async (_request, reply) =>
-    reply.code(204).send(),
-  );
+  app.get("/auth/keepalive", async (_request, reply) => reply.code(204).send());
 
   app.delete(
     "/auth/passwords/:email",
     { schema: { params: PasswordResetParamsSchema } },
     async (request, reply) => {
       const { email } = request.params;
-      const user = await findUserByEmail(app.db, email);
-      if (user !== undefined && !throttle.isBlocked(`reset:${email}`, request.ip)) {
-        throttle.recordFailure(`reset:${email}`, request.ip);
-        const token = await createResetToken(app.db, user.id);
-        const link = `${app.config.publicUrl}/auth/changepassword?email=${encodeURIComponent(user.email)}&pwd=${encodeURIComponent(token)}`;
-        try {
-          await app.mailer.send({
-            to: user.email,
-            subject: "Reset your Core Care password",
-            text:
-              `Someone asked to reset the password of your Core Care account.\n\n` +
-              `To choose a new password, open this link within one hour:\n${link}\n\n` +
-              `If you did not ask for this, you can ignore this e-mail; your password stays as it is.\n`,
-          });
-        } catch (err) {
-          request.log.error({ err: { message: (err as Error).message } }, "password reset mail failed");
-        }
-      }
+      const ip = request.ip;
+      app.runAfterAnswer("password reset", () =>
+        requestPasswordReset({
+          db: app.db,
+          mailer: app.mailer,
+          throttle: app.loginThrottle,
+          log: request.log,
+          publicUrl: app.config.publicUrl,
+          email,
+          ip,
+        }),
+      );
       return reply.code(204).send();
     },
   );
@@ -111,32 +176,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { body: ChangePasswordRequestSchema, response: { 204: z.null() } } },
     async (request, reply) => {
       const { email, oldPassword, password } = request.body;
-      if (throttle.isBlocked(email, request.ip)) throw tooManyRequests();
-      const problem = passwordProblem(password, { email });
-      if (problem !== undefined) throw fieldError("password", problem);
-      const user = await findUserByEmail(app.db, email);
-      const proven =
-        user === undefined
-          ? await verifyAgainstDummy(oldPassword)
-          : (await consumeResetToken(app.db, user.id, oldPassword)) ||
-            (await verifyPassword(oldPassword, user.passwordHash));
-      if (user === undefined || !proven) {
-        throttle.recordFailure(email, request.ip);
-        throw fieldError("oldPassword", "The current password or reset link is not valid.");
-      }
-      throttle.recordSuccess(email, request.ip);
-      await setPassword(app.db, user.id, password);
-      const [tenantId] = await userTenantIds(app.db, user.id);
-      if (tenantId !== undefined) {
-        await audit(app.db, {
-          tenantId,
-          userId: user.id,
-          action: "update",
-          entity: "password",
-          entityId: user.id,
-          ip: request.ip,
-        });
-      }
+      await changePassword(app, { email, oldPassword, password, ip: request.ip });
       return reply.code(204).send(null);
     },
   );

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { InterfaceInputSchema, InterfaceListQuerySchema, InterfaceSchema, listOf } from "@core-care/schema";
-import { requireRole } from "../../plugins/auth.js";
 import { authOf } from "../../plugins/auth-context.js";
 import {
   createInterface,
@@ -16,7 +15,6 @@ const interfacesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/interfaces",
     {
-      onRequest: requireRole("user"),
       schema: { querystring: InterfaceListQuerySchema, response: { 200: listOf(InterfaceSchema) } },
     },
     async (request) => {

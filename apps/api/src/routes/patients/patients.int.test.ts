@@ -149,9 +149,61 @@ describe("GET /api/patients", () => {
   });
 });
 
+describe("POST /api/patients failing beside GET /api/patients", () => {
+  test("a 409 for a duplicate MRN never holds up the lists sent at the same moment", async () => {
+    const { s } = await signedIn();
+    await create(s, { mrn: "WEDGE-1", lastName: "Wedge" });
+    const rounds = 60;
+    const statuses: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const answers = await Promise.all([
+        s.inject({ method: "POST", url: "/api/patients", payload: sample({ mrn: "WEDGE-1" }) }),
+        s.inject({ method: "GET", url: "/api/patients" }),
+        s.inject({ method: "POST", url: "/api/patients", payload: sample({ mrn: "WEDGE-1" }) }),
+        s.inject({ method: "GET", url: "/api/patients?q=wedge" }),
+      ]);
+      statuses.push(...answers.map((a) => a.statusCode));
+      expect(answers[1]?.json<{ total: number }>().total).toBe(1);
+      expect(answers[3]?.json<{ items: Patient[] }>().items.map((p) => p.mrn)).toEqual(["WEDGE-1"]);
+    }
+    expect(statuses).toEqual(Array.from({ length: rounds }, () => [409, 200, 409, 200]).flat());
+    // And sign-in, which the wedge held up for everyone, still answers.
+    await login(t.app, (await t.createTestTenant()).email);
+  });
+});
+
+describe("a patient's location", () => {
+  test("must be one of the practice's own: another practice's location id answers 400 and stores nothing", async () => {
+    const a = await signedIn("admin");
+    const b = await signedIn("admin");
+    const location = await a.s.inject({
+      method: "POST",
+      url: "/api/locations",
+      payload: { name: "North clinic", code: "NORTH" },
+    });
+    expect(location.statusCode, location.body).toBe(201);
+    const locationId = location.json<{ id: string }>().id;
+
+    const foreign = await b.s.inject({
+      method: "POST",
+      url: "/api/patients",
+      payload: sample({ locationId }),
+    });
+    expect(foreign.statusCode).toBe(400);
+    expect(errorFields(foreign)).toEqual(["locationId"]);
+    expect((await b.s.inject({ method: "GET", url: "/api/patients" })).json<{ total: number }>().total).toBe(
+      0,
+    );
+
+    const own = await a.s.inject({ method: "POST", url: "/api/patients", payload: sample({ locationId }) });
+    expect(own.statusCode, own.body).toBe(201);
+    expect(own.json<Patient>().locationId).toBe(locationId);
+  });
+});
+
 describe("GET/PUT/DELETE /api/patients/{id}", () => {
   test("reads, updates and deletes a patient", async () => {
-    const { s } = await signedIn();
+    const { s } = await signedIn("admin");
     const p = await create(s);
     const read = await s.inject({ method: "GET", url: `/api/patients/${p.id}` });
     expect(read.json<Patient>()).toEqual(p);
@@ -170,7 +222,7 @@ describe("GET/PUT/DELETE /api/patients/{id}", () => {
 
   test("answers 404 for another tenant's patient on every call and changes nothing", async () => {
     const a = await signedIn();
-    const b = await signedIn();
+    const b = await signedIn("admin");
     const p = await create(a.s);
     expect((await b.s.inject({ method: "GET", url: `/api/patients/${p.id}` })).statusCode).toBe(404);
     expect(
@@ -179,6 +231,41 @@ describe("GET/PUT/DELETE /api/patients/{id}", () => {
     expect((await b.s.inject({ method: "DELETE", url: `/api/patients/${p.id}` })).statusCode).toBe(404);
     expect((await b.s.inject({ method: "GET", url: `/api/patients/${p.id}/surveys` })).statusCode).toBe(404);
     expect((await a.s.inject({ method: "GET", url: `/api/patients/${p.id}` })).json<Patient>()).toEqual(p);
+  });
+
+  test("keeps a removed patient, out of the lists, for an admin to restore; plain users may not remove", async () => {
+    const admin = await signedIn("admin");
+    const p = await create(admin.s);
+    const plain = await login(t.app, (await t.createTestUser(admin.u.tenantId, { role: "user" })).email);
+    expect((await plain.inject({ method: "DELETE", url: `/api/patients/${p.id}` })).statusCode).toBe(403);
+    expect((await plain.inject({ method: "GET", url: `/api/patients/${p.id}` })).statusCode).toBe(200);
+
+    expect((await admin.s.inject({ method: "DELETE", url: `/api/patients/${p.id}` })).statusCode).toBe(204);
+    const listed = await admin.s.inject({ method: "GET", url: "/api/patients" });
+    expect(listed.json<{ items: Patient[] }>().items.map((x) => x.id)).not.toContain(p.id);
+    expect((await plain.inject({ method: "GET", url: "/api/patients/removed" })).statusCode).toBe(403);
+    const removed = await admin.s.inject({ method: "GET", url: "/api/patients/removed" });
+    expect(removed.json<{ items: Patient[] }>().items.map((x) => x.id)).toEqual([p.id]);
+
+    expect((await plain.inject({ method: "POST", url: `/api/patients/${p.id}/restore` })).statusCode).toBe(
+      403,
+    );
+    const restored = await admin.s.inject({ method: "POST", url: `/api/patients/${p.id}/restore` });
+    expect(restored.statusCode, restored.body).toBe(200);
+    expect(restored.json<Patient>()).toEqual(p);
+    expect((await admin.s.inject({ method: "GET", url: `/api/patients/${p.id}` })).json<Patient>()).toEqual(
+      p,
+    );
+  });
+
+  test("lets plain users remove patients where the practice allows it", async () => {
+    const u = await t.createTestTenant({
+      role: "user",
+      settings: { usersMay: { deleteRecords: true, resendDeliveries: false, acknowledgeAlerts: false } },
+    });
+    const s = await login(t.app, u.email);
+    const p = await create(s);
+    expect((await s.inject({ method: "DELETE", url: `/api/patients/${p.id}` })).statusCode).toBe(204);
   });
 
   test("answers 400 naming id for a malformed id", async () => {

@@ -9,14 +9,34 @@ import {
   SurveyResultSchema,
   SurveyResultSummarySchema,
 } from "@core-care/schema";
-import { requireRole } from "../../plugins/auth.js";
+import type { FastifyRequest } from "fastify";
 import { authOf } from "../../plugins/auth-context.js";
+import reportDataRoutes from "./report.js";
+import { SESSION_COOKIE } from "../../plugins/session.js";
+import { bindHandoverResult, endHandover } from "../../services/handovers.js";
 import { Batcher } from "../../services/batcher.js";
 import { saveResults, type ResultSave, type SaveAnswer } from "../../services/result-saves.js";
 import { mailSafetyAlerts } from "../../services/safety-alerts.js";
-import { deleteResult, getResult, listResults } from "../../services/survey-results.js";
+import {
+  deleteResult,
+  getResult,
+  listRemovedResults,
+  listResults,
+  restoreResult,
+} from "../../services/survey-results.js";
 
 const IdParams = z.object({ id: ObjectIdSchema });
+
+/**
+ * Who a save is written for: the staff member, or, on a handed-over tablet, the staff member who handed
+ * it over (the permission table has already held the tablet to its own result).
+ */
+function saverOf(request: FastifyRequest): { tenantId: string; userId: string } {
+  if (request.tablet !== null)
+    return { tenantId: request.tablet.tenantId, userId: request.tablet.staffUserId };
+  const auth = authOf(request);
+  return { tenantId: auth.tenantId, userId: auth.userId };
+}
 
 /** A save with the size of its request, which bounds how much one statement carries. */
 interface WeighedSave extends ResultSave {
@@ -25,8 +45,7 @@ interface WeighedSave extends ResultSave {
 
 /** Survey results of the session's tenant: tablet saves, lists by duration filter and patient, reads. */
 const surveyResultsRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.addHook("onRequest", requireRole("user"));
-
+  await app.register(reportDataRoutes);
   // Saves arriving together share one statement and one commit; each is still answered after its commit.
   // New results and changes go in separate runs, so that each run is one statement.
   const batcher = (keyOf?: (save: WeighedSave) => string) =>
@@ -35,6 +54,7 @@ const surveyResultsRoutes: FastifyPluginAsyncZod = async (app) => {
       maxWeight: 8 * 1024 * 1024,
       weightOf: (save) => save.bytes,
       maxInFlight: app.database.kind === "pglite" ? 1 : 2,
+      onRun: (size) => app.metrics.saveBatchSize.observe(size),
       ...(keyOf === undefined ? {} : { keyOf }),
     });
   const creates = batcher();
@@ -43,26 +63,36 @@ const surveyResultsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/surveyresults",
     { schema: { body: SurveyResultSaveRequestSchema, response: { 200: SurveyResultSaveResponseSchema } } },
-    async (request) => {
-      const auth = authOf(request);
+    async (request, reply) => {
+      const saver = saverOf(request);
       // The save writes its own audit event in the same statement.
       const save: WeighedSave = {
-        tenantId: auth.tenantId,
-        userId: auth.userId,
+        tenantId: saver.tenantId,
+        userId: saver.userId,
         ip: request.ip,
         input: request.body,
         bytes: Number(request.headers["content-length"] ?? 0),
       };
       const answer = await (save.input.id === undefined ? creates : changes).add(save);
       if (!answer.ok) throw answer.error;
-      const { id, alerts } = answer.outcome;
+      const { id, alerts, submitted } = answer.outcome;
       // The patient's submit does not wait on the mail server; the alert itself is already stored.
       void mailSafetyAlerts(
         { db: app.db, mailer: app.mailer, log: request.log, publicUrl: app.config.publicUrl },
-        auth.tenantId,
+        saver.tenantId,
         id,
         alerts,
       );
+      const tablet = request.tablet;
+      if (tablet !== null) {
+        await bindHandoverResult(app.db, tablet, id);
+        // A submit ends the patient credential on the server; the tablet then signs out.
+        if (submitted) {
+          await endHandover(app.db, tablet, "submit", { userId: null, ip: request.ip });
+          await request.session.destroy();
+          reply.clearCookie(SESSION_COOKIE, { path: "/" });
+        }
+      }
       return { id };
     },
   );
@@ -88,6 +118,26 @@ const surveyResultsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const result = await getResult(app.db, authOf(request).tenantId, request.params.id);
       await request.audit("read", "survey-result", result.id);
+      return result;
+    },
+  );
+
+  app.get(
+    "/surveyresults/removed",
+    { schema: { response: { 200: listOf(SurveyResultSummarySchema) } } },
+    async (request) => {
+      const page = await listRemovedResults(app.db, authOf(request).tenantId);
+      await request.audit("list", "removed-survey-result");
+      return page;
+    },
+  );
+
+  app.post(
+    "/surveyresults/:id/restore",
+    { schema: { params: IdParams, response: { 200: SurveyResultSchema } } },
+    async (request) => {
+      const result = await restoreResult(app.db, authOf(request).tenantId, request.params.id);
+      await request.audit("restore", "survey-result", result.id);
       return result;
     },
   );

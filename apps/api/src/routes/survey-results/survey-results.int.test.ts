@@ -219,7 +219,7 @@ describe("POST /api/surveyresults", () => {
 
   test("answers 404 for another tenant's patient or result and changes nothing", async () => {
     const a = await clinic();
-    const b = await clinic();
+    const b = await clinic("admin");
     const own = await save(a.s, {
       clientRequestId: requestId(),
       surveyId: CORE_CARE_WELLNESS_EXAM_ID,
@@ -408,8 +408,40 @@ describe("GET /api/surveyresults", () => {
 });
 
 describe("DELETE /api/surveyresults/{id}", () => {
-  test("removes a result from the lists", async () => {
-    const { s, patient } = await clinic();
+  test("removes a result from the lists, kept for an admin to restore", async () => {
+    const { u, s, patient } = await clinic("admin");
+    const r = await save(s, {
+      clientRequestId: requestId(),
+      surveyId: CORE_CARE_WELLNESS_EXAM_ID,
+      patientId: patient.id,
+      answers: { kept: "yes" },
+    });
+    const { id } = r.json<{ id: string }>();
+    const plain = await login(t.app, (await t.createTestUser(u.tenantId, { role: "user" })).email);
+    expect((await plain.inject({ method: "DELETE", url: `/api/surveyresults/${id}` })).statusCode).toBe(403);
+
+    expect((await s.inject({ method: "DELETE", url: `/api/surveyresults/${id}` })).statusCode).toBe(204);
+    expect((await s.inject({ method: "GET", url: `/api/surveyresults/${id}` })).statusCode).toBe(404);
+    expect(
+      (await s.inject({ method: "GET", url: "/api/surveyresults" })).json<{ total: number }>().total,
+    ).toBe(0);
+    const removed = await s.inject({ method: "GET", url: "/api/surveyresults/removed" });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(removed.json<{ items: { id: string }[] }>().items.map((x) => x.id)).toEqual([id]);
+    expect((await plain.inject({ method: "POST", url: `/api/surveyresults/${id}/restore` })).statusCode).toBe(
+      403,
+    );
+    const restored = await s.inject({ method: "POST", url: `/api/surveyresults/${id}/restore` });
+    expect(restored.statusCode, restored.body).toBe(200);
+    expect(
+      (await s.inject({ method: "GET", url: `/api/surveyresults/${id}` })).json<SurveyResult>().answers,
+    ).toEqual({ kept: "yes" });
+  });
+
+  test("lets plain users remove results where the practice allows it", async () => {
+    const { s, patient } = await clinic("user", {
+      usersMay: { deleteRecords: true, resendDeliveries: false, acknowledgeAlerts: false },
+    });
     const r = await save(s, {
       clientRequestId: requestId(),
       surveyId: CORE_CARE_WELLNESS_EXAM_ID,
@@ -418,9 +450,5 @@ describe("DELETE /api/surveyresults/{id}", () => {
     });
     const { id } = r.json<{ id: string }>();
     expect((await s.inject({ method: "DELETE", url: `/api/surveyresults/${id}` })).statusCode).toBe(204);
-    expect((await s.inject({ method: "GET", url: `/api/surveyresults/${id}` })).statusCode).toBe(404);
-    expect(
-      (await s.inject({ method: "GET", url: "/api/surveyresults" })).json<{ total: number }>().total,
-    ).toBe(0);
   });
 });

@@ -11,8 +11,7 @@ import {
   VersionedSaveResponseSchema,
   VersionSchema,
 } from "@core-care/schema";
-import { requireRole } from "../../plugins/auth.js";
-import { authOf } from "../../plugins/auth-context.js";
+import { authOf, tenantOf } from "../../plugins/auth-context.js";
 import { fieldError } from "../../errors.js";
 import {
   deleteSurvey,
@@ -27,16 +26,13 @@ const IdParams = z.object({ id: DocumentIdSchema });
 
 /** Surveys: users read (their tenant's and subscribable ones), admins save with a version check. */
 const surveysRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    "/surveys",
-    { onRequest: requireRole("user"), schema: { response: { 200: listOf(SurveySummarySchema) } } },
-    async (request) => listSurveys(app.db, authOf(request).tenantId),
+  app.get("/surveys", { schema: { response: { 200: listOf(SurveySummarySchema) } } }, async (request) =>
+    listSurveys(app.db, authOf(request).tenantId),
   );
 
   app.get(
     "/surveys/:id",
     {
-      onRequest: requireRole("user"),
       schema: {
         params: IdParams,
         querystring: NewerThanQuerySchema,
@@ -44,12 +40,7 @@ const surveysRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const survey = await getSurvey(
-        app.db,
-        authOf(request).tenantId,
-        request.params.id,
-        request.query.newerThan,
-      );
+      const survey = await getSurvey(app.db, tenantOf(request), request.params.id, request.query.newerThan);
       // Not newer than the caller's copy: an empty answer, and the caller keeps its local copy (SPEC 7).
       if (survey === undefined) return reply.code(204).send(null);
       return survey;
@@ -59,7 +50,6 @@ const surveysRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/surveys/:id",
     {
-      onRequest: requireRole("admin"),
       schema: { params: IdParams, body: SurveySchema, response: { 200: VersionedSaveResponseSchema } },
     },
     async (request) => {
@@ -71,20 +61,15 @@ const surveysRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.delete(
-    "/surveys/:id",
-    { onRequest: requireRole("admin"), schema: { params: IdParams } },
-    async (request, reply) => {
-      await deleteSurvey(app.db, authOf(request).tenantId, request.params.id);
-      await request.audit("delete", "survey", request.params.id);
-      return reply.code(204).send();
-    },
-  );
+  app.delete("/surveys/:id", { schema: { params: IdParams } }, async (request, reply) => {
+    await deleteSurvey(app.db, authOf(request).tenantId, request.params.id);
+    await request.audit("delete", "survey", request.params.id);
+    return reply.code(204).send();
+  });
 
   app.get(
     "/surveys/:id/versions",
     {
-      onRequest: requireRole("user"),
       schema: { params: IdParams, response: { 200: z.array(DocumentVersionSchema) } },
     },
     async (request) => listSurveyVersions(app.db, authOf(request).tenantId, request.params.id),
@@ -93,7 +78,6 @@ const surveysRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/surveys/:id/versions/:version",
     {
-      onRequest: requireRole("user"),
       schema: {
         params: IdParams.extend({ version: z.coerce.number().pipe(VersionSchema) }),
         response: { 200: SurveySchema },

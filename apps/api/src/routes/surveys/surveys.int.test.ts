@@ -221,6 +221,31 @@ describe("survey versions", () => {
   });
 });
 
+describe("versions of a shared survey", () => {
+  test("other practices read only the versions saved while it was shared", async () => {
+    const owner = await admin();
+    const other = await admin();
+    const survey = newSurvey({ title: "Private draft" });
+    await owner.s.inject({ method: "POST", url: `/api/surveys/${survey.id}`, payload: survey });
+    const shared = await owner.s.inject({
+      method: "POST",
+      url: `/api/surveys/${survey.id}`,
+      payload: { ...survey, title: "Shared screening", canSubscribeTo: true, version: 1 },
+    });
+    expect(shared.statusCode, shared.body).toBe(200);
+
+    const list = await other.s.inject({ method: "GET", url: `/api/surveys/${survey.id}/versions` });
+    expect(list.json<DocumentVersion[]>().map((v) => v.version)).toEqual([2]);
+    expect(
+      (await other.s.inject({ method: "GET", url: `/api/surveys/${survey.id}/versions/1` })).statusCode,
+    ).toBe(404);
+    const v2 = await other.s.inject({ method: "GET", url: `/api/surveys/${survey.id}/versions/2` });
+    expect(v2.json<Survey>()).toMatchObject({ title: "Shared screening" });
+    const own = await owner.s.inject({ method: "GET", url: `/api/surveys/${survey.id}/versions` });
+    expect(own.json<DocumentVersion[]>().map((v) => v.version)).toEqual([2, 1]);
+  });
+});
+
 describe("DELETE /api/surveys/{id}", () => {
   test("deletes a survey of the tenant", async () => {
     const { s } = await admin();

@@ -5,6 +5,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { TELE_AWV_SURVEY_ID } from "@core-care/survey-engine";
 import { createTestApp, login, type TestApp } from "../../../test/helpers.js";
+import { NEGATIVE_ANSWERS } from "../../../test/awv-answers.js";
 import { surveyResults } from "../../db/schema.js";
 import { createPatient } from "../../services/patients.js";
 
@@ -45,6 +46,10 @@ async function newestLink(to: string): Promise<URL> {
   throw new Error("no invitation in the outbox");
 }
 
+/** The link's token, presented as the request's credential (`Authorization: Bearer`). */
+const tokenOf = (link: URL) => new URLSearchParams(link.hash.slice(1)).get("token") ?? "";
+const bearer = (token: string) => ({ ...XHR, authorization: `Bearer ${token}` });
+
 function body(link: URL, answers: Record<string, unknown>, overrides: Record<string, unknown> = {}) {
   return {
     ...Object.fromEntries(link.searchParams),
@@ -53,58 +58,6 @@ function body(link: URL, answers: Record<string, unknown>, overrides: Record<str
     ...overrides,
   };
 }
-
-const NEGATIVE_ANSWERS = {
-  functional: Object.fromEntries(
-    [
-      "eating",
-      "bedToChair",
-      "bathroom",
-      "phone",
-      "driving",
-      "meds",
-      "money",
-      "chores",
-      "shopping",
-      "stairs",
-    ].map((name) => [name, "0"]),
-  ),
-  pain: { hadPain: "0", activities: "0" },
-  hearing: Object.fromEntries(
-    ["aid", "restaurant", "mumbling", "repeat", "phone", "ringing"].map((name) => [name, "no"]),
-  ),
-  social: {
-    alcoholfrequency: "never",
-    smokeYesNoQuit: "never",
-    smokeless: "no",
-    oralHealth: "good",
-    dentist: "yes",
-    diets0: "none",
-    exerciseYesNo: "no",
-    maritalStatus: "married",
-    householdMembers1: "spouse",
-    occupation: "retired",
-    generalHealth: "good",
-    sexualHealth: "no",
-    stress: "sometimes",
-    seatbelt: "always",
-    smokeDetectors: "yes",
-    tripHazards: "no",
-    grabBars: "yes",
-    feelSafe: "yes",
-  },
-  depression: { phq9LittleInterest: "not at all", phq9Hopeless: "not at all" },
-  fallen: {
-    pastYear: "no",
-    loseBalanceWhileStanding: "no",
-    dizzy: "no",
-    useCane: "no",
-    unsteady: "no",
-    recentVisionLoss: "no",
-    stroke: "no",
-  },
-  directives: { livingWill: "yes", poa: "no", dnr: "unknown" },
-};
 
 describe("POST /api/auth/sendAWVEmail", () => {
   test("e-mails the invitation for a patient of the session's tenant", async () => {
@@ -170,7 +123,7 @@ describe("POST /api/auth/teleawv", () => {
     const first = await t.app.inject({
       method: "POST",
       url: "/api/auth/teleawv",
-      headers: XHR,
+      headers: bearer(tokenOf(link)),
       payload: body(link, NEGATIVE_ANSWERS),
     });
     expect(first.statusCode).toBe(200);
@@ -185,7 +138,7 @@ describe("POST /api/auth/teleawv", () => {
     const again = await t.app.inject({
       method: "POST",
       url: "/api/auth/sendAWV",
-      headers: XHR,
+      headers: bearer(tokenOf(link)),
       payload: body(link, NEGATIVE_ANSWERS),
     });
     expect(again.statusCode).toBe(403);
@@ -194,7 +147,7 @@ describe("POST /api/auth/teleawv", () => {
     expect(rows).toHaveLength(1);
   });
 
-  test("refuses a forged token with 403 and a malformed one with 400, storing nothing", async () => {
+  test("refuses a forged or malformed token with 403 and no token with 401, storing nothing", async () => {
     const { staff, session, patient } = await practice();
     const email = `robin-${patient.id}@example.org`;
     await session.inject({
@@ -203,20 +156,23 @@ describe("POST /api/auth/teleawv", () => {
       payload: { ptEmail: email, tenant: staff.tenantId, ptId: patient.id },
     });
     const link = await newestLink(email);
-    const forged = await t.app.inject({
+    for (const token of ["A".repeat(43), "short"]) {
+      const refused = await t.app.inject({
+        method: "POST",
+        url: "/api/auth/teleawv",
+        headers: bearer(token),
+        payload: body(link, NEGATIVE_ANSWERS),
+      });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toMatchObject({ responseStatus: { status: 403 } });
+    }
+    const none = await t.app.inject({
       method: "POST",
       url: "/api/auth/teleawv",
       headers: XHR,
-      payload: body(link, NEGATIVE_ANSWERS, { token: "A".repeat(43) }),
+      payload: body(link, NEGATIVE_ANSWERS),
     });
-    expect(forged.statusCode).toBe(403);
-    const malformed = await t.app.inject({
-      method: "POST",
-      url: "/api/auth/teleawv",
-      headers: XHR,
-      payload: body(link, NEGATIVE_ANSWERS, { token: "short" }),
-    });
-    expect(malformed.statusCode).toBe(400);
+    expect(none.statusCode).toBe(401);
     const rows = await t.db.select().from(surveyResults).where(eq(surveyResults.tenantId, staff.tenantId));
     expect(rows).toEqual([]);
   });

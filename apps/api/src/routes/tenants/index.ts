@@ -3,6 +3,7 @@ import { asc, eq } from "drizzle-orm";
 import {
   hasRole,
   listOf,
+  MeSchema,
   ReportSummarySchema,
   TenantParamsSchema,
   TenantRefSchema,
@@ -10,7 +11,6 @@ import {
   TenantUpdateSchema,
 } from "@core-care/schema";
 import { z } from "zod";
-import { requireRole } from "../../plugins/auth.js";
 import { authOf } from "../../plugins/auth-context.js";
 import { conflict, notFound } from "../../errors.js";
 import { tenants, userTenants } from "../../db/schema.js";
@@ -18,6 +18,7 @@ import { installBuiltinSurveys } from "../../services/builtin-surveys.js";
 import { deleteTenantData } from "../../services/tenants.js";
 import { listReports } from "../../services/documents.js";
 import { toTenant } from "../../services/users.js";
+import { enterTenantAsSysAdmin } from "../../services/account.js";
 
 const tenantsRoutes: FastifyPluginAsyncZod = async (app) => {
   const loadTenant = async (id: string) => {
@@ -26,15 +27,13 @@ const tenantsRoutes: FastifyPluginAsyncZod = async (app) => {
     return toTenant(row);
   };
 
-  app.get(
-    "/tenants/me",
-    { onRequest: requireRole("user"), schema: { response: { 200: TenantSchema } } },
-    async (request) => loadTenant(authOf(request).tenantId),
+  app.get("/tenants/me", { schema: { response: { 200: TenantSchema } } }, async (request) =>
+    loadTenant(authOf(request).tenantId),
   );
 
   app.get(
     "/tenants/getMultiUserTenants",
-    { onRequest: requireRole("user"), schema: { response: { 200: z.array(TenantRefSchema) } } },
+    { schema: { response: { 200: z.array(TenantRefSchema) } } },
     async (request) =>
       app.db
         .select({ id: tenants.id, name: tenants.name })
@@ -47,7 +46,6 @@ const tenantsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/tenants/:tenantId/reports",
     {
-      onRequest: requireRole("user"),
       schema: { params: TenantParamsSchema, response: { 200: listOf(ReportSummarySchema) } },
     },
     async (request) => {
@@ -60,18 +58,14 @@ const tenantsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get(
-    "/tenants",
-    { onRequest: requireRole("sysAdmin"), schema: { response: { 200: listOf(TenantSchema) } } },
-    async () => {
-      const rows = await app.db.select().from(tenants).orderBy(asc(tenants.id));
-      return { items: rows.map(toTenant), total: rows.length };
-    },
-  );
+  app.get("/tenants", { schema: { response: { 200: listOf(TenantSchema) } } }, async () => {
+    const rows = await app.db.select().from(tenants).orderBy(asc(tenants.id));
+    return { items: rows.map(toTenant), total: rows.length };
+  });
 
   app.post(
     "/tenants",
-    { onRequest: requireRole("sysAdmin"), schema: { body: TenantSchema, response: { 201: TenantSchema } } },
+    { schema: { body: TenantSchema, response: { 201: TenantSchema } } },
     async (request, reply) => {
       const tenant = request.body;
       await app.db.transaction(async (tx) => {
@@ -92,14 +86,13 @@ const tenantsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     "/tenants/:id",
-    { onRequest: requireRole("sysAdmin"), schema: { params: idParams, response: { 200: TenantSchema } } },
+    { schema: { params: idParams, response: { 200: TenantSchema } } },
     async (request) => loadTenant(request.params.id),
   );
 
   app.put(
     "/tenants/:id",
     {
-      onRequest: requireRole("sysAdmin"),
       schema: { params: idParams, body: TenantUpdateSchema, response: { 200: TenantSchema } },
     },
     async (request) => {
@@ -114,19 +107,20 @@ const tenantsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.delete(
-    "/tenants/:id",
-    { onRequest: requireRole("sysAdmin"), schema: { params: idParams } },
-    async (request, reply) => {
-      const { id } = request.params;
-      if (id === authOf(request).tenantId)
-        throw conflict("You cannot delete the tenant you are signed in to.");
-      await loadTenant(id);
-      await deleteTenantData(app.db, id);
-      await request.audit("delete", "tenant", id);
-      return reply.code(204).send();
-    },
+  app.post(
+    "/tenants/:id/switch",
+    { schema: { params: idParams, response: { 200: MeSchema } } },
+    async (request) => enterTenantAsSysAdmin(app, request, request.params.id),
   );
+
+  app.delete("/tenants/:id", { schema: { params: idParams } }, async (request, reply) => {
+    const { id } = request.params;
+    if (id === authOf(request).tenantId) throw conflict("You cannot delete the tenant you are signed in to.");
+    await loadTenant(id);
+    await deleteTenantData(app.db, id);
+    await request.audit("delete", "tenant", id);
+    return reply.code(204).send();
+  });
 };
 
 export default tenantsRoutes;

@@ -1,8 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { ReportSummary, Tenant, TenantRef } from "@core-care/schema";
+import { and, eq } from "drizzle-orm";
+import type { LightMyRequestResponse } from "fastify";
+import type { ErrorResponse, Me, ReportSummary, Tenant, TenantRef } from "@core-care/schema";
 import { objectId } from "@core-care/survey-engine";
-import { createTestApp, errorFields, login, type TestApp } from "../../../test/helpers.js";
-import { reports, userTenants } from "../../db/schema.js";
+import {
+  asSession as sessionOf,
+  createTestApp,
+  errorFields,
+  login,
+  sessionCookie,
+  type Session,
+  type TestApp,
+} from "../../../test/helpers.js";
+import { auditEvents, reports, userTenants, users } from "../../db/schema.js";
 
 let t: TestApp;
 
@@ -160,6 +170,18 @@ describe("tenant administration (sysAdmin)", () => {
     const res = await s.inject({ method: "POST", url: "/api/tenants", payload });
     expect(res.statusCode).toBe(400);
     expect(errorFields(res)).toContain(field);
+    // The message people read names no code name such as "settings.teleAwvEmail".
+    expect(res.json<ErrorResponse>().responseStatus.message).not.toContain(`${field}:`);
+  });
+
+  test("says a malformed id in words", async () => {
+    const sys = await t.createTestTenant({ role: "sysAdmin" });
+    const s = await login(t.app, sys.email);
+    const res = await s.inject({ method: "POST", url: "/api/tenants", payload: { id: "Bad Id", name: "X" } });
+    expect(res.json<ErrorResponse>().responseStatus).toMatchObject({
+      message: "Id: Must be lowercase letters, digits and hyphens.",
+      errors: [{ field: "id", message: "Must be lowercase letters, digits and hyphens." }],
+    });
   });
 
   test.each(["user", "admin"] as const)("answers 403 to an %s", async (role) => {
@@ -185,5 +207,133 @@ describe("tenant administration (sysAdmin)", () => {
         .statusCode,
     ).toBe(404);
     expect((await s.inject({ method: "DELETE", url: "/api/tenants/no-such-tenant" })).statusCode).toBe(404);
+  });
+});
+
+describe("POST /api/tenants/{id}/switch", () => {
+  const newPractice = async (sys: Session) => {
+    const id = `p-${objectId().slice(-10)}`;
+    const res = await sys.inject({
+      method: "POST",
+      url: "/api/tenants",
+      payload: { id, name: `Practice ${id}`, settings: { teleAwvEmail: false, alternateFalls: false } },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return id;
+  };
+  const switchTo = (s: Session, id: string) => s.inject({ method: "POST", url: `/api/tenants/${id}/switch` });
+  const asSession = (s: Session, res: LightMyRequestResponse): Session => {
+    const cookie = sessionCookie(res);
+    if (cookie === undefined) throw new Error("no new session cookie");
+    return sessionOf(t.app, cookie, res.json<Me>());
+  };
+
+  test("takes a sysAdmin into a practice they do not belong to, to add its first admin, audited in both", async () => {
+    const sys = await t.createTestTenant({ role: "sysAdmin" });
+    const s = await login(t.app, sys.email);
+    const practice = await newPractice(s);
+
+    const res = await switchTo(s, practice);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<Me>()).toMatchObject({
+      tenant: { id: practice },
+      user: { roles: 4, tenants: [sys.tenantId] },
+    });
+    // A new session id; the old one no longer works.
+    expect((await s.inject({ method: "GET", url: "/api/users/me" })).statusCode).toBe(401);
+    const visit = asSession(s, res);
+    expect((await visit.inject({ method: "GET", url: "/api/tenants/me" })).json<Tenant>().id).toBe(practice);
+
+    const email = `first-admin-${objectId()}@example.test`;
+    const created = await visit.inject({
+      method: "POST",
+      url: "/api/users",
+      payload: { firstName: "First", lastName: "Admin", email, roles: 2 },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    // The visitor does not become a member: the practice's users are its own.
+    const members = (await visit.inject({ method: "GET", url: "/api/users" })).json<{
+      items: { email: string }[];
+    }>();
+    expect(members.items.map((u) => u.email)).toEqual([email]);
+
+    for (const tenantId of [sys.tenantId, practice]) {
+      const [event] = await t.db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.tenantId, tenantId), eq(auditEvents.action, "switch-tenant")));
+      expect(event, tenantId).toMatchObject({
+        userId: sys.userId,
+        details: { from: sys.tenantId, to: practice, asSysAdmin: true },
+      });
+    }
+
+    // Back home as a member, through the members' switch.
+    const home = await visit.inject({
+      method: "PUT",
+      url: "/api/users/me/tenant",
+      payload: { tenantId: sys.tenantId },
+    });
+    expect(home.statusCode, home.body).toBe(200);
+    expect(home.json<Me>().tenant.id).toBe(sys.tenantId);
+  });
+
+  test("moves on from one visited practice to another, still on the role held at home", async () => {
+    const sys = await t.createTestTenant({ role: "sysAdmin" });
+    const s = await login(t.app, sys.email);
+    const first = await newPractice(s);
+    const second = await newPractice(s);
+    const visit = asSession(s, await switchTo(s, first));
+    const res = await switchTo(visit, second);
+    expect(res.statusCode, res.body).toBe(200);
+    const again = asSession(visit, res);
+    expect((await again.inject({ method: "GET", url: "/api/users/me" })).json<Me>().tenant.id).toBe(second);
+    // Taking the role away at home ends the visit on the next request.
+    await t.db
+      .update(userTenants)
+      .set({ roles: 2 })
+      .where(and(eq(userTenants.userId, sys.userId), eq(userTenants.tenantId, sys.tenantId)));
+    expect((await again.inject({ method: "GET", url: "/api/users/me" })).statusCode).toBe(401);
+  });
+
+  test("ends the visit when the visited practice is removed", async () => {
+    const sys = await t.createTestTenant({ role: "sysAdmin" });
+    const s = await login(t.app, sys.email);
+    const practice = await newPractice(s);
+    const visit = asSession(s, await switchTo(s, practice));
+    const other = await login(t.app, sys.email);
+    expect((await other.inject({ method: "DELETE", url: `/api/tenants/${practice}` })).statusCode).toBe(204);
+    expect((await visit.inject({ method: "GET", url: "/api/users/me" })).statusCode).toBe(401);
+  });
+
+  test("refuses a sysAdmin without a second factor entry to a practice that requires one of its admins", async () => {
+    const sys = await t.createTestTenant({ role: "sysAdmin" });
+    const s = await login(t.app, sys.email);
+    const strict = await t.createTestTenant({ role: "admin", settings: { requireAdminTotp: true } });
+    const res = await switchTo(s, strict.tenantId);
+    expect(res.statusCode).toBe(403);
+    expect(res.json<ErrorResponse>().responseStatus.message).toMatch(/requires a second factor/);
+    expect((await s.inject({ method: "GET", url: "/api/users/me" })).json<Me>().tenant.id).toBe(sys.tenantId);
+    // With a second factor of their own, they may.
+    await t.db
+      .update(users)
+      .set({ totpSecret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP" })
+      .where(eq(users.id, sys.userId));
+    expect((await switchTo(s, strict.tenantId)).statusCode).toBe(200);
+  });
+
+  test("answers 404 for an unknown practice, and 403 to an admin, who moves only among their own", async () => {
+    const sys = await t.createTestTenant({ role: "sysAdmin" });
+    const s = await login(t.app, sys.email);
+    expect((await switchTo(s, "no-such-practice")).statusCode).toBe(404);
+    const admin = await t.createTestTenant({ role: "admin" });
+    const a = await login(t.app, admin.email);
+    expect((await switchTo(a, sys.tenantId)).statusCode).toBe(403);
+    const put = await a.inject({
+      method: "PUT",
+      url: "/api/users/me/tenant",
+      payload: { tenantId: sys.tenantId },
+    });
+    expect(put.statusCode).toBe(404);
   });
 });

@@ -113,6 +113,17 @@ describe("PUT /api/users/me", () => {
       },
       "newPassword",
     ],
+    // The product's own name with a year and punctuation: among the first passwords an attacker tries.
+    [
+      {
+        firstName: "A",
+        lastName: "B",
+        currentPassword: TEST_PASSWORD,
+        newPassword: "corecaredemo2024!!",
+        confirmPassword: "corecaredemo2024!!",
+      },
+      "newPassword",
+    ],
   ])("answers 400 for %j naming %s", async (payload, field) => {
     const u = await t.createTestTenant();
     const s = await login(t.app, u.email);

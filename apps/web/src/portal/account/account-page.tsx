@@ -4,6 +4,7 @@ import { useMe } from "../../api/session";
 import { roleLabels } from "../roles";
 import { usePageTitle } from "../page-title";
 import { EditAccountModal } from "./edit-account-modal";
+import { SecuritySection } from "./security-section";
 
 /** The account page; the user-name link lands here with the edit-account modal open (SPEC 2). */
 export default function AccountPage() {
@@ -48,6 +49,7 @@ export default function AccountPage() {
           <dd>{me.tenant.name}</dd>
         </dl>
       </div>
+      <SecuritySection me={me} />
       {editing && (
         <EditAccountModal
           me={me}

@@ -1,5 +1,10 @@
 import { useId, useRef, useState } from "react";
-import { api, formErrorMessage } from "../../api/client";
+import { api } from "../../api/client";
+import { FieldMessage, formFailure, invalidProps, NO_FAILURE, type FormFailure } from "../../ui/field-errors";
+import { PasswordRules } from "../../ui/password-rules";
+
+/** The fields the server may name in its answer, as this form calls them. */
+const FIELDS = ["firstName", "lastName", "currentPassword", "newPassword", "confirmPassword"];
 import { setMe } from "../../api/session";
 import type { Me, User } from "../../api/types";
 import { formText } from "../../ui/form";
@@ -21,7 +26,7 @@ export function EditAccountModal({
 }) {
   const id = useId();
   const form = useRef<HTMLFormElement>(null);
-  const [error, setError] = useState("");
+  const [failure, setFailure] = useState<FormFailure>(NO_FAILURE);
   const [busy, setBusy] = useState(false);
 
   async function save() {
@@ -31,10 +36,13 @@ export function EditAccountModal({
     const newPassword = formText(data, "newPassword");
     const confirmPassword = formText(data, "confirmPassword");
     if (newPassword !== confirmPassword) {
-      setError("The new passwords do not match.");
+      setFailure({
+        form: "Please correct the field marked below.",
+        fields: { confirmPassword: "The new passwords do not match." },
+      });
       return;
     }
-    setError("");
+    setFailure(NO_FAILURE);
     setBusy(true);
     try {
       const answer = await api.put<Me | User>(
@@ -55,7 +63,7 @@ export function EditAccountModal({
       }
       onSaved();
     } catch (cause) {
-      setError(formErrorMessage(cause));
+      setFailure(formFailure(cause, FIELDS));
     } finally {
       setBusy(false);
     }
@@ -94,7 +102,9 @@ export function EditAccountModal({
               defaultValue={me.user.firstName}
               required
               autoComplete="given-name"
+              {...invalidProps(`${id}-first`, failure.fields.firstName)}
             />
+            <FieldMessage id={`${id}-first`} message={failure.fields.firstName} />
           </div>
           <div className="field">
             <label htmlFor={`${id}-last`}>Last name</label>
@@ -104,7 +114,9 @@ export function EditAccountModal({
               defaultValue={me.user.lastName}
               required
               autoComplete="family-name"
+              {...invalidProps(`${id}-last`, failure.fields.lastName)}
             />
+            <FieldMessage id={`${id}-last`} message={failure.fields.lastName} />
           </div>
           <div className="field span-2">
             <label htmlFor={`${id}-email`}>E-mail</label>
@@ -118,7 +130,9 @@ export function EditAccountModal({
               type="password"
               required
               autoComplete="current-password"
+              {...invalidProps(`${id}-current`, failure.fields.currentPassword)}
             />
+            <FieldMessage id={`${id}-current`} message={failure.fields.currentPassword} />
           </div>
           <div className="field">
             <label htmlFor={`${id}-new`}>New password</label>
@@ -128,19 +142,30 @@ export function EditAccountModal({
               type="password"
               minLength={15}
               autoComplete="new-password"
-              aria-describedby={`${id}-rule`}
+              {...invalidProps(`${id}-new`, failure.fields.newPassword, `${id}-keep ${id}-rule`)}
             />
+            <FieldMessage id={`${id}-new`} message={failure.fields.newPassword} />
           </div>
           <div className="field">
             <label htmlFor={`${id}-confirm`}>Confirm new password</label>
-            <input id={`${id}-confirm`} name="confirmPassword" type="password" autoComplete="new-password" />
+            <input
+              id={`${id}-confirm`}
+              name="confirmPassword"
+              type="password"
+              autoComplete="new-password"
+              {...invalidProps(`${id}-confirm`, failure.fields.confirmPassword)}
+            />
+            <FieldMessage id={`${id}-confirm`} message={failure.fields.confirmPassword} />
           </div>
-          <p id={`${id}-rule`} className="hint span-2">
-            Leave the new password blank to keep the current one. A new password has at least 15 characters.
-          </p>
+          <div className="span-2">
+            <p id={`${id}-keep`} className="hint">
+              Leave the new password blank to keep the current one.
+            </p>
+            <PasswordRules id={`${id}-rule`} />
+          </div>
         </div>
         <p className="form-error" role="alert">
-          {error}
+          {failure.form}
         </p>
       </form>
     </Modal>

@@ -1,11 +1,13 @@
-import { useCallback, useEffect, useId, useState } from "react";
-import { api, formErrorMessage } from "../../api/client";
+import { useCallback, useId, useState } from "react";
+import { api } from "../../api/client";
+import { FieldMessage, formFailure, invalidProps, NO_FAILURE, type FormFailure } from "../../ui/field-errors";
 import { useMe } from "../../api/session";
 import { RemoveRecordModal } from "../../ui/confirm-modal";
 import { DataTable, sortRows, type Column, type SortState } from "../../ui/data-table";
 import { Modal } from "../../ui/modal";
 import { usePageTitle } from "../page-title";
 import { formData, toText } from "../../ui/form";
+import { listStatus, useLoader } from "../../ui/load-state";
 
 /** A field of a resource's create/edit form. */
 export interface FormFieldSpec {
@@ -14,7 +16,7 @@ export interface FormFieldSpec {
   type?: "text" | "email" | "number" | "password" | "select" | "checkbox" | "checkboxes";
   required?: boolean;
   options?: readonly (readonly [value: string, label: string])[];
-  hint?: string;
+  hint?: React.ReactNode;
   /** Shown only when creating. */
   createOnly?: boolean;
   /** Shown only when editing. */
@@ -37,6 +39,14 @@ export interface ResourcePageProps<T extends { id: string }> {
   /** Inline editing of the selected row instead of the modal. */
   inline?: (row: T, values: Record<string, string>) => Record<string, unknown>;
   describe?: React.ReactNode;
+  /** Whether a row offers Edit (default: every row). */
+  canEdit?: (row: T) => boolean;
+  /** Whether a row offers Remove (default: every row). */
+  canRemove?: (row: T) => boolean;
+  /** A row's own action beside Edit and Remove. */
+  extraAction?: (row: T) => React.ReactNode;
+  /** The notice after a save, from the server's answer; `${singular} saved.` when it gives none. */
+  savedNotice?: (answer: unknown, editing: T | null) => string | undefined;
 }
 
 function readFields(form: HTMLFormElement, fields: FormFieldSpec[]): Record<string, unknown> {
@@ -54,8 +64,19 @@ function readFields(form: HTMLFormElement, fields: FormFieldSpec[]): Record<stri
   return values;
 }
 
-function FieldInput({ field, value, disabled }: { field: FormFieldSpec; value: unknown; disabled: boolean }) {
+function FieldInput({
+  field,
+  value,
+  disabled,
+  error,
+}: {
+  field: FormFieldSpec;
+  value: unknown;
+  disabled: boolean;
+  error: string | undefined;
+}) {
   const id = useId();
+  const hintId = field.hint ? `${id}-hint` : undefined;
   if (field.type === "checkbox") {
     return (
       <div className="field">
@@ -66,17 +87,23 @@ function FieldInput({ field, value, disabled }: { field: FormFieldSpec; value: u
             type="checkbox"
             defaultChecked={value === true}
             disabled={disabled}
+            {...invalidProps(id, error, hintId)}
           />{" "}
           {field.label}
         </label>
-        {field.hint && <p className="hint">{field.hint}</p>}
+        {field.hint && (
+          <div id={hintId} className="hint">
+            {field.hint}
+          </div>
+        )}
+        <FieldMessage id={id} message={error} />
       </div>
     );
   }
   if (field.type === "checkboxes") {
     const chosen = Array.isArray(value) ? value.map(String) : [];
     return (
-      <fieldset className="field">
+      <fieldset className="field" {...invalidProps(id, error)}>
         <legend>{field.label}</legend>
         {field.options?.map(([v, label]) => (
           <label key={v}>
@@ -90,6 +117,7 @@ function FieldInput({ field, value, disabled }: { field: FormFieldSpec; value: u
             {label}
           </label>
         ))}
+        <FieldMessage id={id} message={error} />
       </fieldset>
     );
   }
@@ -101,7 +129,14 @@ function FieldInput({ field, value, disabled }: { field: FormFieldSpec; value: u
         {field.required && <span aria-hidden="true"> *</span>}
       </label>
       {field.type === "select" ? (
-        <select id={id} name={field.name} defaultValue={text} required={field.required} disabled={disabled}>
+        <select
+          id={id}
+          name={field.name}
+          defaultValue={text}
+          required={field.required}
+          disabled={disabled}
+          {...invalidProps(id, error, hintId)}
+        >
           <option value="">Choose...</option>
           {field.options?.map(([v, label]) => (
             <option key={v} value={v}>
@@ -118,9 +153,15 @@ function FieldInput({ field, value, disabled }: { field: FormFieldSpec; value: u
           required={field.required}
           readOnly={disabled}
           autoComplete={field.type === "password" ? "new-password" : "off"}
+          {...invalidProps(id, error, hintId)}
         />
       )}
-      {field.hint && <p className="hint">{field.hint}</p>}
+      {field.hint && (
+        <div id={hintId} className="hint">
+          {field.hint}
+        </div>
+      )}
+      <FieldMessage id={id} message={error} />
     </div>
   );
 }
@@ -136,19 +177,17 @@ export function ResourcePage<T extends { id: string }>(props: ResourcePageProps<
   const [editing, setEditing] = useState<T | "new" | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [removing, setRemoving] = useState<T | null>(null);
-  const [error, setError] = useState("");
+  const [failure, setFailure] = useState<FormFailure>(NO_FAILURE);
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState("");
   const permitted = me ? allowed(me.user.roles) : false;
 
   const load = useCallback(async () => {
+    if (!permitted) return;
     const data = await api.get<{ items: T[] } | T[]>(path);
     setRows(Array.isArray(data) ? data : data.items);
-  }, [path]);
-
-  useEffect(() => {
-    if (permitted) load().catch(() => undefined);
-  }, [load, permitted]);
+  }, [path, permitted]);
+  const loading = useLoader(load);
 
   if (!permitted) {
     return (
@@ -163,16 +202,22 @@ export function ResourcePage<T extends { id: string }>(props: ResourcePageProps<
     const current = editing === "new" ? null : editing;
     const shown = fields.filter((f) => (current ? !f.createOnly : !f.editOnly));
     const body = fromForm(readFields(form, shown), current);
-    setError("");
+    setFailure(NO_FAILURE);
     setBusy(true);
     try {
-      if (current) await api.put(`${path}/${encodeURIComponent(current.id)}`, body, { handleErrors: true });
-      else await api.post(path, body, { handleErrors: true });
+      const answer = current
+        ? await api.put<unknown>(`${path}/${encodeURIComponent(current.id)}`, body, { handleErrors: true })
+        : await api.post<unknown>(path, body, { handleErrors: true });
       setEditing(null);
-      setNotice(`${singular} saved.`);
+      setNotice(props.savedNotice?.(answer, current) ?? `${singular} saved.`);
       await load();
     } catch (cause) {
-      setError(formErrorMessage(cause));
+      setFailure(
+        formFailure(
+          cause,
+          shown.map((f) => f.name),
+        ),
+      );
     } finally {
       setBusy(false);
     }
@@ -203,7 +248,7 @@ export function ResourcePage<T extends { id: string }>(props: ResourcePageProps<
           type="button"
           className="button primary"
           onClick={() => {
-            setError("");
+            setFailure(NO_FAILURE);
             setEditing("new");
           }}
         >
@@ -228,13 +273,21 @@ export function ResourcePage<T extends { id: string }>(props: ResourcePageProps<
         {...(inline ? { onInlineSave: saveInline, onCancelEdit: () => setSelected(null) } : {})}
         actions={{
           onEdit: (row) => {
-            setError("");
+            setFailure(NO_FAILURE);
             if (inline) setSelected(row.id);
             else setEditing(row);
           },
           onRemove: setRemoving,
+          ...(props.extraAction ? { extra: props.extraAction } : {}),
+          ...(props.canEdit ? { canEdit: props.canEdit } : {}),
+          ...(props.canRemove ? { canRemove: props.canRemove } : {}),
         }}
-        empty={rows ? `No ${title.toLowerCase()} yet.` : "Loading..."}
+        empty={listStatus(
+          rows !== null,
+          loading,
+          `The ${title.toLowerCase()}`,
+          `No ${title.toLowerCase()} yet.`,
+        )}
       />
       {editing && (
         <Modal
@@ -267,16 +320,18 @@ export function ResourcePage<T extends { id: string }>(props: ResourcePageProps<
                   field={field}
                   value={values[field.name]}
                   disabled={Boolean(current && field.fixedOnEdit)}
+                  error={failure.fields[field.name]}
                 />
               ))}
             <p className="form-error" role="alert">
-              {error}
+              {failure.form}
             </p>
           </form>
         </Modal>
       )}
       {removing && (
         <RemoveRecordModal
+          record={`${singular} ${rowLabel(removing)}`}
           onClose={() => setRemoving(null)}
           onConfirm={() => void remove(removing).catch(() => undefined)}
         />

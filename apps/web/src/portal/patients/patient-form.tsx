@@ -3,6 +3,20 @@ import { formatPhone } from "@core-care/survey-engine";
 import type { Location, Patient, PatientInput } from "../../api/types";
 import { EthnicitySelect, RaceSelect, SelectField, StateSelect } from "../../ui/dropdowns";
 import { formText } from "../../ui/form";
+import { FieldMessage, invalidProps, type FormFailure } from "../../ui/field-errors";
+
+/** The fields of the form the server may name in a refusal (an address part by its dotted path). */
+export const PATIENT_FIELDS = [
+  "firstName",
+  "lastName",
+  "mrn",
+  "dob",
+  "email",
+  "phone",
+  "address.street",
+  "address.city",
+  "address.zip",
+];
 
 /** Reads the patient form into the body of POST/PUT /api/patients (blank optional values left out). */
 export function readPatientForm(form: HTMLFormElement): PatientInput {
@@ -31,9 +45,11 @@ function Field({
   required,
   autoComplete,
   onBlur,
+  error,
 }: {
   label: string;
   name: string;
+  error?: string | undefined;
   defaultValue?: string | undefined;
   type?: string;
   required?: boolean;
@@ -55,7 +71,9 @@ function Field({
         required={required}
         autoComplete={autoComplete ?? "off"}
         onBlur={onBlur}
+        {...invalidProps(id, error)}
       />
+      <FieldMessage id={id} message={error} />
     </div>
   );
 }
@@ -73,12 +91,13 @@ export function PatientForm({
   patient?: Patient | undefined;
   locations: Location[];
   submitLabel: string;
-  error: string;
+  error: FormFailure;
   busy: boolean;
   onSubmit: (input: PatientInput) => void;
   onCancel: () => void;
 }) {
   const [sex, setSex] = useState(patient?.sex ?? "");
+  const field = (name: string) => error.fields[name];
   return (
     <form
       className="form"
@@ -89,10 +108,29 @@ export function PatientForm({
     >
       <p className="hint">Fields marked * are required.</p>
       <div className="form-grid">
-        <Field label="First name" name="firstName" defaultValue={patient?.firstName} required />
-        <Field label="Last name" name="lastName" defaultValue={patient?.lastName} required />
-        <Field label="MRN" name="mrn" defaultValue={patient?.mrn} required />
-        <Field label="Date of birth" name="dob" type="date" defaultValue={patient?.dob} required />
+        <Field
+          label="First name"
+          name="firstName"
+          defaultValue={patient?.firstName}
+          required
+          error={field("firstName")}
+        />
+        <Field
+          label="Last name"
+          name="lastName"
+          defaultValue={patient?.lastName}
+          required
+          error={field("lastName")}
+        />
+        <Field label="MRN" name="mrn" defaultValue={patient?.mrn} required error={field("mrn")} />
+        <Field
+          label="Date of birth"
+          name="dob"
+          type="date"
+          defaultValue={patient?.dob}
+          required
+          error={field("dob")}
+        />
         <SelectField
           label="Sex"
           name="sex"
@@ -105,12 +143,19 @@ export function PatientForm({
             ["U", "Unknown"],
           ]}
         />
-        <Field label="E-mail" name="email" type="email" defaultValue={patient?.email} />
+        <Field
+          label="E-mail"
+          name="email"
+          type="email"
+          defaultValue={patient?.email}
+          error={field("email")}
+        />
         <Field
           label="Phone"
           name="phone"
           type="tel"
           defaultValue={patient?.phone}
+          error={field("phone")}
           onBlur={(e) => {
             e.currentTarget.value = formatPhone(e.currentTarget.value);
           }}
@@ -124,16 +169,21 @@ export function PatientForm({
           />
         )}
         <div className="span-2">
-          <Field label="Street" name="street" defaultValue={patient?.address?.street} />
+          <Field
+            label="Street"
+            name="street"
+            defaultValue={patient?.address?.street}
+            error={field("address.street")}
+          />
         </div>
-        <Field label="City" name="city" defaultValue={patient?.address?.city} />
+        <Field label="City" name="city" defaultValue={patient?.address?.city} error={field("address.city")} />
         <StateSelect name="state" defaultValue={patient?.address?.state ?? ""} />
-        <Field label="ZIP" name="zip" defaultValue={patient?.address?.zip} />
+        <Field label="ZIP" name="zip" defaultValue={patient?.address?.zip} error={field("address.zip")} />
         <EthnicitySelect name="ethnicity" defaultValue={patient?.ethnicity ?? ""} />
         <RaceSelect name="race" defaultValue={patient?.race ?? ""} />
       </div>
       <p className="form-error" role="alert">
-        {error}
+        {error.form}
       </p>
       <div className="form-actions">
         <button type="submit" className="button primary" disabled={busy}>

@@ -1,10 +1,12 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import { api } from "../../api/client";
 import type { Patient, PatientSurvey } from "../../api/types";
 import { RemoveRecordModal } from "../../ui/confirm-modal";
 import { DataTable, sortRows, type SortState } from "../../ui/data-table";
 import { SurveySelect, useSurveys } from "../../ui/dropdowns";
 import { formatDateTime } from "../format";
+import { listStatus, useLoader } from "../../ui/load-state";
+import { StartOnTablet } from "../tablet-link";
 
 /** The surveys assigned to a patient: assign one from the ordered dropdown, remove one. */
 export function PatientSurveys({ patient }: { patient: Patient }) {
@@ -17,10 +19,7 @@ export function PatientSurveys({ patient }: { patient: Patient }) {
   const load = useCallback(async () => {
     setAssigned(await api.get<PatientSurvey[]>(`/api/patients/${patient.id}/surveys`));
   }, [patient.id]);
-
-  useEffect(() => {
-    load().catch(() => undefined);
-  }, [load]);
+  const loading = useLoader(load);
 
   async function assign() {
     if (!choice) return;
@@ -74,11 +73,15 @@ export function PatientSurveys({ patient }: { patient: Patient }) {
         ]}
         sort={sort}
         onSort={setSort}
-        actions={{ onRemove: setRemoving }}
-        empty={assigned ? "No survey assigned." : "Loading..."}
+        actions={{
+          extra: (s) => <StartOnTablet patientId={patient.id} surveyId={s.surveyId} label={s.title} small />,
+          onRemove: setRemoving,
+        }}
+        empty={listStatus(assigned !== null, loading, "The assigned surveys", "No survey assigned.")}
       />
       {removing && (
         <RemoveRecordModal
+          record={`Survey "${removing.title}" assigned to ${patient.firstName} ${patient.lastName}`}
           onClose={() => setRemoving(null)}
           onConfirm={() => void remove(removing).catch(() => undefined)}
         />

@@ -8,6 +8,9 @@ import { DataTable, downloadJson, type Column, type SortState } from "../../ui/d
 import { Typeahead } from "../../ui/typeahead";
 import { usePageTitle } from "../page-title";
 import { patientLabel, patientSuggestions } from "./patient-search";
+import { mayDo, useMe } from "../../api/session";
+import { listStatus, useLoader } from "../../ui/load-state";
+import { StartOnTablet } from "../tablet-link";
 
 /** List page size (SPEC 9). */
 export const PAGE_SIZE = 200;
@@ -36,6 +39,8 @@ function toInput(patient: Patient): Omit<Patient, "id"> {
 
 /** The patient list (SPEC 2): search, sortable headers, inline edit, download and remove. */
 export default function PatientsPage() {
+  // Removing a clinical record is an admin act unless the practice lets its users (kept, restorable).
+  const mayRemove = mayDo(useMe(), "deleteRecords");
   usePageTitle("Patients");
   const navigate = useNavigate();
   const [query, setQuery] = useState("");
@@ -58,10 +63,7 @@ export default function PatientsPage() {
     });
     setData(list);
   }, [filter, sort, page]);
-
-  useEffect(() => {
-    load().catch(() => undefined);
-  }, [load]);
+  const loading = useLoader(load);
 
   async function saveInline(patient: Patient, values: Record<string, string>) {
     const body = { ...toInput(patient), ...values };
@@ -120,11 +122,17 @@ export default function PatientsPage() {
         onInlineSave={saveInline}
         onCancelEdit={() => setSelected(null)}
         actions={{
+          extra: (p) => <StartOnTablet patientId={p.id} label={`for ${patientLabel(p)}`} small />,
           onEdit: (p) => setSelected(p.id),
           onDownload: (p) => downloadJson(`patient-${p.mrn}.json`, p),
-          onRemove: setRemoving,
+          ...(mayRemove ? { onRemove: setRemoving } : {}),
         }}
-        empty={data ? (filter ? "No patient matches this search." : "No patients yet.") : "Loading..."}
+        empty={listStatus(
+          data !== null,
+          loading,
+          "The patients",
+          filter ? "No patient matches this search." : "No patients yet.",
+        )}
       />
       {data && data.total > PAGE_SIZE && (
         <nav className="pager" aria-label="Pages">
@@ -151,6 +159,7 @@ export default function PatientsPage() {
       )}
       {removing && (
         <RemoveRecordModal
+          record={`Patient ${patientLabel(removing)}`}
           onClose={() => setRemoving(null)}
           onConfirm={() => void remove(removing).catch(() => undefined)}
         />

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from "react";
+import { useCallback, useId, useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import type { Report } from "@core-care/schema";
 import { api } from "../../api/client";
@@ -8,6 +8,7 @@ import { createLocalCopy } from "../../designer/local-copy";
 import { createReport } from "../../designer/report-designer-page";
 import { DataTable, sortRows, type SortOrder } from "../../ui/data-table";
 import { usePageTitle } from "../page-title";
+import { listStatus, useLoader } from "../../ui/load-state";
 
 const FIELDS = [
   ["title", "Title"],
@@ -33,17 +34,14 @@ export default function ReportsPage() {
     void navigate(`/reports/${report.id}/edit`);
   };
 
-  useEffect(() => {
+  const load = useCallback(async () => {
     if (!tenantId) return;
-    let live = true;
-    api.get<ListResponse<ReportSummary>>(`/api/tenants/${encodeURIComponent(tenantId)}/reports`).then(
-      (list) => live && setReports(list.items),
-      () => live && setReports([]),
+    const list = await api.get<ListResponse<ReportSummary>>(
+      `/api/tenants/${encodeURIComponent(tenantId)}/reports`,
     );
-    return () => {
-      live = false;
-    };
+    setReports(list.items);
   }, [tenantId]);
+  const loading = useLoader(load);
 
   const sort = { key: field, order };
   return (
@@ -102,7 +100,7 @@ export default function ReportsPage() {
             </Link>
           ),
         }}
-        empty={reports ? "No reports yet." : "Loading..."}
+        empty={listStatus(reports !== null, loading, "The reports", "No reports yet.")}
       />
     </section>
   );

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router-dom";
 import type { Survey } from "@core-care/schema";
 import { api } from "../../api/client";
@@ -12,6 +12,9 @@ import { DeliveryLog } from "./delivery-log";
 import { AwvSummary } from "../../awv/awv-summary";
 import { SafetyAlerts } from "../../awv/safety-alerts";
 import { TELE_AWV_SURVEY_ID } from "@core-care/survey-engine";
+import { mayDo, useMe } from "../../api/session";
+import { LoadError, NOT_FOUND, useLoader } from "../../ui/load-state";
+import { RecordNotFound } from "../../ui/not-found";
 
 const SEND_PATHS: Record<InterfaceType, string> = {
   "hl7-mllp": "sendhl7",
@@ -23,6 +26,8 @@ const SEND_PATHS: Record<InterfaceType, string> = {
 
 /** One survey result, read-only, with download, send and remove. */
 export default function ResultPage() {
+  // Removing a clinical record is an admin act unless the practice lets its users (kept, restorable).
+  const mayRemove = mayDo(useMe(), "deleteRecords");
   usePageTitle("Survey result");
   const { resultId } = useParams();
   const navigate = useNavigate();
@@ -32,25 +37,28 @@ export default function ResultPage() {
   const [notice, setNotice] = useState("");
   const [deliveriesKey, setDeliveriesKey] = useState(0);
 
-  useEffect(() => {
-    let live = true;
-    api.get<SurveyResult>(`/api/surveyresults/${resultId}`).then(
-      (r) => {
-        if (!live) return;
-        setResult(r);
-        api
-          .get<Survey>(`/api/surveys/${r.surveyId}/versions/${r.surveyVersion}`, { handleErrors: true })
-          .then((s) => live && setSurvey(s))
-          .catch(() => undefined);
-      },
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
+  // The result on screen; an answer for one the page has since left is dropped.
+  const shown = useRef(resultId);
+  shown.current = resultId;
+  const loadResult = useCallback(async () => {
+    setResult(null);
+    const r = await api.get<SurveyResult>(`/api/surveyresults/${resultId}`);
+    if (shown.current !== resultId) return;
+    setResult(r);
+    api
+      .get<Survey>(`/api/surveys/${r.surveyId}/versions/${r.surveyVersion}`, { handleErrors: true })
+      .then((s) => shown.current === resultId && setSurvey(s))
+      .catch(() => undefined);
   }, [resultId]);
+  const loading = useLoader(loadResult);
 
-  if (!result) return <div className="page-loading" aria-busy="true" />;
+  if (!result) {
+    if (loading.failed === NOT_FOUND) {
+      return <RecordNotFound what="Survey result" backTo="/results" backLabel="Back to survey results" />;
+    }
+    if (loading.failed !== null) return <LoadError what="The survey result" state={loading} />;
+    return <div className="page-loading" aria-busy="true" />;
+  }
 
   async function remove() {
     setModal(null);
@@ -90,9 +98,11 @@ export default function ResultPage() {
           <button type="button" className="button" onClick={() => setModal("send")}>
             Send
           </button>
-          <button type="button" className="button danger" onClick={() => setModal("remove")}>
-            Remove
-          </button>
+          {mayRemove && (
+            <button type="button" className="button danger" onClick={() => setModal("remove")}>
+              Remove
+            </button>
+          )}
         </div>
       </div>
       <SafetyAlerts resultId={result.id} />
@@ -138,6 +148,7 @@ export default function ResultPage() {
       <DeliveryLog resultId={result.id} refreshKey={deliveriesKey} />
       {modal === "remove" && (
         <RemoveRecordModal
+          record={`${result.surveyTitle} of ${result.patientName}, started ${formatDateTime(result.createdAt)}`}
           onClose={() => setModal(null)}
           onConfirm={() => void remove().catch(() => undefined)}
         />

@@ -1,10 +1,12 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import { Link } from "react-router-dom";
 import { api } from "../../api/client";
 import type { ListResponse, SurveyResult, SurveyResultSummary } from "../../api/types";
 import { RemoveRecordModal } from "../../ui/confirm-modal";
 import { DataTable, downloadJson, sortRows, type Column, type SortState } from "../../ui/data-table";
 import { formatDateTime } from "../format";
+import { mayDo, useMe } from "../../api/session";
+import { listStatus, useLoader } from "../../ui/load-state";
 
 /** Query of the results list. */
 export interface ResultsQuery {
@@ -21,6 +23,8 @@ export async function downloadResult(id: string): Promise<void> {
 
 /** A list of survey results: open read-only, download, remove; sortable in the browser. */
 export function ResultsTable({ query, showPatient = true }: { query: ResultsQuery; showPatient?: boolean }) {
+  // Removing a clinical record is an admin act unless the practice lets its users (kept, restorable).
+  const mayRemove = mayDo(useMe(), "deleteRecords");
   const [data, setData] = useState<ListResponse<SurveyResultSummary> | null>(null);
   const [sort, setSort] = useState<SortState>({ key: "updatedAt", order: "desc" });
   const [removing, setRemoving] = useState<SurveyResultSummary | null>(null);
@@ -33,10 +37,7 @@ export function ResultsTable({ query, showPatient = true }: { query: ResultsQuer
       }),
     );
   }, [duration, surveyId, patientId]);
-
-  useEffect(() => {
-    load().catch(() => undefined);
-  }, [load]);
+  const loading = useLoader(load);
 
   async function remove(result: SurveyResultSummary) {
     setRemoving(null);
@@ -81,12 +82,13 @@ export function ResultsTable({ query, showPatient = true }: { query: ResultsQuer
         onSort={setSort}
         actions={{
           onDownload: (r) => void downloadResult(r.id).catch(() => undefined),
-          onRemove: setRemoving,
+          ...(mayRemove ? { onRemove: setRemoving } : {}),
         }}
-        empty={data ? "No survey results in this period." : "Loading..."}
+        empty={listStatus(data !== null, loading, "The survey results", "No survey results in this period.")}
       />
       {removing && (
         <RemoveRecordModal
+          record={`${removing.surveyTitle} of ${removing.patientName}, started ${formatDateTime(removing.createdAt)}`}
           onClose={() => setRemoving(null)}
           onConfirm={() => void remove(removing).catch(() => undefined)}
         />

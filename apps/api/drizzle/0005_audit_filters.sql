@@ -1,0 +1,2 @@
+CREATE INDEX "audit_events_entity_idx" ON "audit_events" USING btree ("tenant_id","entity_id");--> statement-breakpoint
+CREATE INDEX "audit_events_user_idx" ON "audit_events" USING btree ("tenant_id","user_id","at");

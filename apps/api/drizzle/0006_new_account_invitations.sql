@@ -1,0 +1,1 @@
+ALTER TABLE "user_invitations" ADD COLUMN "new_account" boolean DEFAULT false NOT NULL;
