@@ -18,7 +18,7 @@ import type {
   SurveySummary,
   Tenant,
 } from "@core-care/schema";
-import { createTestApp, login, TEST_PASSWORD, type TestApp } from "../test/helpers.js";
+import { createTestApp, inspect, login, TEST_PASSWORD, type TestApp } from "../test/helpers.js";
 import { DEMO_INTERFACE_ID, pointDemoInterface, seedDemoData } from "./seed.js";
 import { startDemoReceiver } from "./delivery/demo-receiver.js";
 import { deliveries, safetyAlerts, surveyResults, tenants, users } from "./db/schema.js";
@@ -116,7 +116,9 @@ describe("seedDemoData", () => {
       ).json<Interface>();
       expect(iface).toMatchObject({ type: "hl7-mllp", host: "127.0.0.1", port: receiver.port });
       expect(await t.app.deliveryWorker.runOnce()).toBe(1);
-      const rows = await t.db.select().from(deliveries).where(eq(deliveries.interfaceId, DEMO_INTERFACE_ID));
+      const rows = await inspect(() =>
+        t.db.select().from(deliveries).where(eq(deliveries.interfaceId, DEMO_INTERFACE_ID)),
+      );
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ status: "delivered", attempts: 1 });
       expect(rows[0]?.ack).toContain(`MSA|AA|${rows[0]?.controlId}`);
@@ -128,15 +130,21 @@ describe("seedDemoData", () => {
 
   test("changes nothing when run again", async () => {
     const before = await t.db.select().from(users);
-    const resultsBefore = await t.db.select({ id: surveyResults.id }).from(surveyResults);
-    const alertsBefore = await t.db.select({ id: safetyAlerts.id }).from(safetyAlerts);
-    const deliveriesBefore = await t.db.select({ id: deliveries.id }).from(deliveries);
+    const resultsBefore = await inspect(() => t.db.select({ id: surveyResults.id }).from(surveyResults));
+    const alertsBefore = await inspect(() => t.db.select({ id: safetyAlerts.id }).from(safetyAlerts));
+    const deliveriesBefore = await inspect(() => t.db.select({ id: deliveries.id }).from(deliveries));
     await seedDemoData(t.db, "another password entirely");
     const after = await t.db.select().from(users);
     expect(after).toEqual(before);
-    expect(await t.db.select({ id: surveyResults.id }).from(surveyResults)).toEqual(resultsBefore);
-    expect(await t.db.select({ id: safetyAlerts.id }).from(safetyAlerts)).toEqual(alertsBefore);
-    expect(await t.db.select({ id: deliveries.id }).from(deliveries)).toEqual(deliveriesBefore);
+    expect(await inspect(() => t.db.select({ id: surveyResults.id }).from(surveyResults))).toEqual(
+      resultsBefore,
+    );
+    expect(await inspect(() => t.db.select({ id: safetyAlerts.id }).from(safetyAlerts))).toEqual(
+      alertsBefore,
+    );
+    expect(await inspect(() => t.db.select({ id: deliveries.id }).from(deliveries))).toEqual(
+      deliveriesBefore,
+    );
     expect((await login(t.app, "staff@demo.test", TEST_PASSWORD)).me.user.email).toBe("staff@demo.test");
   });
 });

@@ -24,6 +24,9 @@ test("a page load with the patient credential shows the first question without a
   await api.dispose();
 
   await login(page, DEMO_USERS.staff, { redirect: "/tablet" });
+  // The hand-over is made through the API here, so no page may be running meanwhile: a request of the staff
+  // page answered after it (401, the staff session ends at hand-over) would sign the browser out.
+  await page.goto("about:blank");
   const handover = await page.request.post("/api/tablet/handovers", {
     data: { patientId: patient.id, surveyId: CORE_CARE_WELLNESS_EXAM_ID },
     headers: { "X-Requested-With": "XMLHttpRequest" },
