@@ -33,6 +33,7 @@ import healthRoutes from "./routes/health/index.js";
 import deliveryRoutes from "./delivery/routes.js";
 import deliveryWorkerPlugin from "./delivery/plugin.js";
 import { isEmptyDatabase, pointDemoInterface, seedDemoData } from "./seed.js";
+import { upgradeBuiltinSurveys } from "./services/builtin-surveys.js";
 import { startDemoReceiver } from "./delivery/demo-receiver.js";
 import { serializerCompiler } from "./serializer.js";
 import inputGuardPlugin from "./plugins/input-guard.js";
@@ -143,6 +144,11 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       app.log.info("database: seeded the demo data");
     });
   }
+  // Practices that installed the built-in surveys before they carried translations get them, unless they
+  // changed their copy (services/builtin-surveys.ts).
+  const upgraded = await app.database.exclusive(async () => await upgradeBuiltinSurveys(app.db));
+  if (upgraded > 0)
+    app.log.info(`database: gave ${upgraded} unchanged built-in survey copies their translations`);
   if (receiverPort !== undefined) await pointDemoInterface(app.db, receiverPort);
   return app;
 }
