@@ -49,6 +49,8 @@ test.describe("patients", () => {
     await page.getByLabel("State").selectOption("DC");
     await page.getByLabel("Ethnicity").selectOption("Non Hispanic or Latino");
     await page.getByLabel("Race").selectOption("Multiracial");
+    // Kept on the record: the Tele-AWV e-mail and pages start in it.
+    await page.getByLabel("Preferred language").selectOption("es");
     await page.getByRole("button", { name: "Create patient" }).click();
     await expect(page.getByRole("heading", { name: "Greta Garbo" })).toBeVisible();
     await expect(page).toHaveURL(/\/patients\/[0-9a-f]{24}$/);
@@ -63,6 +65,7 @@ test.describe("patients", () => {
     await expect(page.getByLabel("City", { exact: true })).toHaveValue("Washington");
     await expect(page.getByLabel("State")).toHaveValue("DC");
     await expect(page.getByLabel("Phone")).toHaveValue("555-0001");
+    await expect(page.getByLabel("Preferred language")).toHaveValue("es");
   });
 
   test("suggests at most 5 patients while typing and opens the chosen one", async ({ page }) => {

@@ -18,6 +18,12 @@ export const PATIENT_FIELDS = [
   "address.zip",
 ];
 
+/** The languages a patient's screens and e-mails can be in; no choice means English. */
+const PREFERRED_LANGUAGES = [
+  ["en", "English"],
+  ["es", "Spanish (Español)"],
+] as const;
+
 /** Reads the patient form into the body of POST/PUT /api/patients (blank optional values left out). */
 export function readPatientForm(form: HTMLFormElement): PatientInput {
   const data = new FormData(form);
@@ -30,7 +36,7 @@ export function readPatientForm(form: HTMLFormElement): PatientInput {
     dob: text("dob"),
     sex: text("sex") || "U",
   };
-  for (const key of ["email", "phone", "ethnicity", "race", "locationId"] as const) {
+  for (const key of ["email", "phone", "ethnicity", "race", "locationId", "preferredLanguage"] as const) {
     if (text(key)) body[key] = text(key);
   }
   if (Object.values(address).some((v) => v !== "")) body.address = address;
@@ -181,6 +187,13 @@ export function PatientForm({
         <Field label="ZIP" name="zip" defaultValue={patient?.address?.zip} error={field("address.zip")} />
         <EthnicitySelect name="ethnicity" defaultValue={patient?.ethnicity ?? ""} />
         <RaceSelect name="race" defaultValue={patient?.race ?? ""} />
+        <SelectField
+          label="Preferred language"
+          name="preferredLanguage"
+          defaultValue={patient?.preferredLanguage ?? ""}
+          placeholder="English (default)"
+          options={PREFERRED_LANGUAGES}
+        />
       </div>
       <p className="form-error" role="alert">
         {error.form}
