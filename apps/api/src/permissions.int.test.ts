@@ -8,8 +8,8 @@ import type { InjectOptions } from "fastify";
 import { simpleParser } from "mailparser";
 import { CORE_CARE_WELLNESS_EXAM_ID, objectId, TELE_AWV_SURVEY_ID } from "@core-care/survey-engine";
 import type { TabletHandover, UsersMay } from "@core-care/schema";
-import { eq } from "drizzle-orm";
-import { awvInvitations, safetyAlerts, tenants, users, userTenants } from "./db/schema.js";
+import { and, eq } from "drizzle-orm";
+import { awvInvitations, deliveries, safetyAlerts, tenants, users, userTenants } from "./db/schema.js";
 import { enqueueDelivery } from "./delivery/outbox.js";
 import { PERMISSIONS, type Permission, type PermissionKey } from "./permissions.js";
 import { createInterface } from "./services/interfaces.js";
@@ -134,6 +134,15 @@ const newDelivery = async (p: Practice) =>
     format: "hl7",
     userId: p.adminUserId,
   });
+/** A delivery of the practice that has finally failed (what skip takes). */
+const failedDelivery = async (p: Practice) => {
+  const id = await newDelivery(p);
+  await t.db
+    .update(deliveries)
+    .set({ status: "failed", lastError: "Receiver rejected the message" })
+    .where(and(eq(deliveries.tenantId, p.tenantId), eq(deliveries.id, id)));
+  return id;
+};
 /** A user of the practice who never signs in (no password hashing: the matrix makes dozens). */
 const newUser = async (p: Practice) => {
   const id = objectId();
@@ -698,6 +707,24 @@ const CASES: Record<PermissionKey, Case> = {
   "POST /api/deliveries/:id/resend": {
     ok: 202,
     request: async (c) => ({ method: "POST", url: `/api/deliveries/${await newDelivery(c.target)}/resend` }),
+  },
+  "GET /api/deliveries": {
+    ok: 200,
+    foreign: 200,
+    request: () => ({ method: "GET", url: "/api/deliveries?status=failed" }),
+  },
+  "GET /api/deliveries/counts": {
+    ok: 200,
+    foreign: 200,
+    request: () => ({ method: "GET", url: "/api/deliveries/counts" }),
+  },
+  "GET /api/deliveries/:id/message": {
+    ok: 200,
+    request: async (c) => ({ method: "GET", url: `/api/deliveries/${await newDelivery(c.target)}/message` }),
+  },
+  "POST /api/deliveries/:id/skip": {
+    ok: 200,
+    request: async (c) => ({ method: "POST", url: `/api/deliveries/${await failedDelivery(c.target)}/skip` }),
   },
   "POST /api/surveyresults/batchUpload": {
     ok: 200,

@@ -149,6 +149,10 @@ export const PERMISSIONS = {
   // Sending a result to the practice's own EHR interface is routine staff work (DESIGN.md); sending one
   // again, and importing results in bulk (stored as submitted, possibly sent on), are admin acts.
   "POST /api/deliveries/:id/resend": { staff: ADMINS, usersIf: "resendDeliveries" },
+  "GET /api/deliveries": { staff: USERS },
+  "GET /api/deliveries/counts": { staff: USERS },
+  "GET /api/deliveries/:id/message": { staff: USERS },
+  "POST /api/deliveries/:id/skip": { staff: ADMINS, usersIf: "resendDeliveries" },
   "POST /api/surveyresults/batchUpload": { staff: ADMINS },
 
   "GET /api/locations": { staff: USERS },

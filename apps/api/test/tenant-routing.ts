@@ -38,6 +38,16 @@ export const CROSS_TENANT_STATEMENTS: readonly { pattern: RegExp; why: string }[
     why: "the delivery worker claims due deliveries of every tenant (run on every shard; each claimed row is then handled by its tenant)",
   },
   {
+    pattern:
+      /^select distinct "claimed_by" from "deliveries" where \("deliveries"\."status" = \$1 and "deliveries"\."claimed_by" like \$2\)$/,
+    why: "the delivery worker looks for sends left by a stopped process of its machine, in every tenant (run on every shard)",
+  },
+  {
+    pattern:
+      /^update "deliveries" set [\s\S]* where \("deliveries"\."status" = \$\d+ and "deliveries"\."claimed_by" in \([$\d, ]+\)\)$/,
+    why: "the delivery worker takes back the sends of a stopped process of its machine, in every tenant (run on every shard)",
+  },
+  {
     pattern: /^(select|update) [\s\S]* where \(?"(awv_invitations|user_invitations)"\."token_hash" = \$\d/,
     why: "an e-mailed link's token (Tele-AWV, a user invitation) names its row before any tenant is known (one unique-index probe per shard)",
   },

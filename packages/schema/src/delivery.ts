@@ -1,11 +1,16 @@
 import { z } from "zod";
 import { ObjectIdSchema, TimestampSchema } from "./common.js";
+import { InterfaceTypeSchema } from "./interface.js";
 
 export const DELIVERY_FORMATS = ["hl7", "cda", "fhir", "sftp"] as const;
 export const DeliveryFormatSchema = z.enum(DELIVERY_FORMATS);
 export type DeliveryFormat = z.infer<typeof DeliveryFormatSchema>;
 
-export const DELIVERY_STATUSES = ["pending", "sending", "delivered", "failed"] as const;
+/**
+ * `pending` is queued (waiting for its turn or its next attempt), `failed` is final and holds its
+ * interface's queue until an admin skips or resends it, `skipped` is an admin's decision to move on.
+ */
+export const DELIVERY_STATUSES = ["pending", "sending", "delivered", "failed", "skipped"] as const;
 export const DeliveryStatusSchema = z.enum(DELIVERY_STATUSES);
 export type DeliveryStatus = z.infer<typeof DeliveryStatusSchema>;
 
@@ -27,6 +32,35 @@ export const DeliverySchema = z.object({
   deliveredAt: TimestampSchema.nullable(),
 });
 export type Delivery = z.infer<typeof DeliverySchema>;
+
+/** Query of GET /api/deliveries: newest first, keyset paging by id (`before` is the last id seen). */
+export const DeliveryListQuerySchema = z.object({
+  status: DeliveryStatusSchema.optional(),
+  interfaceId: ObjectIdSchema.optional(),
+  before: ObjectIdSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type DeliveryListQuery = z.infer<typeof DeliveryListQuerySchema>;
+
+/** A delivery on the Deliveries screen: with its interface and its patient's name. */
+export const DeliveryListItemSchema = DeliverySchema.extend({
+  interfaceName: z.string().nullable(),
+  interfaceType: InterfaceTypeSchema.nullable(),
+  patientId: ObjectIdSchema.nullable(),
+  patientName: z.string().nullable(),
+});
+export type DeliveryListItem = z.infer<typeof DeliveryListItemSchema>;
+
+/** Answer of GET /api/deliveries: one page, and the `before` of the next one (null on the last). */
+export const DeliveryListResponseSchema = z.object({
+  items: z.array(DeliveryListItemSchema),
+  nextBefore: ObjectIdSchema.nullable(),
+});
+export type DeliveryListResponse = z.infer<typeof DeliveryListResponseSchema>;
+
+/** Answer of GET /api/deliveries/counts: the failed deliveries waiting for an admin. */
+export const DeliveryCountsSchema = z.object({ failed: z.number().int().min(0) });
+export type DeliveryCounts = z.infer<typeof DeliveryCountsSchema>;
 
 /** Body of POST /api/surveyresults/{id}/sendhl7, /sendCDA, /sftpout and /sendfhir. */
 export const SendResultRequestSchema = z.object({

@@ -15,6 +15,26 @@ const HeaderTextSchema = z.string().trim().max(180).default("");
 const optional = <T extends z.ZodType>(s: T) =>
   z.preprocess((v) => (v === "" || v === null ? undefined : v), s.optional());
 
+/**
+ * How the worker treats one interface's queue. An attempt waits `ackTimeoutSeconds` for the
+ * receiver's answer; after a failed attempt n the next waits `retryDelaysSeconds[n-1]` (the last
+ * entry repeats); attempt `maxAttempts` is the last, after which the delivery is failed (final) and
+ * holds the interface's queue until an admin skips or resends it.
+ */
+export const InterfaceSettingsSchema = z.object({
+  ackTimeoutSeconds: z.number().int().min(1).max(600).default(30),
+  retryDelaysSeconds: z
+    .array(z.number().int().min(1).max(86_400))
+    .min(1)
+    .max(50)
+    .default([10, 20, 40, 80, 160, 320, 640, 1280, 1800]),
+  maxAttempts: z.number().int().min(1).max(100).default(10),
+});
+export type InterfaceSettings = z.infer<typeof InterfaceSettingsSchema>;
+
+/** The settings of an interface that stored none or only some: the defaults fill the rest. */
+export const DEFAULT_INTERFACE_SETTINGS: InterfaceSettings = InterfaceSettingsSchema.parse({});
+
 const InterfaceFieldsSchema = z.object({
   name: NameSchema,
   type: InterfaceTypeSchema,
@@ -30,15 +50,20 @@ const InterfaceFieldsSchema = z.object({
 
 /**
  * Body of POST /api/interfaces and PUT /api/interfaces/{id}. The `secret` (a password, private key or
- * bearer token) is write-only; on PUT an absent secret keeps the stored one.
+ * bearer token) is write-only; on PUT an absent secret or absent settings keep the stored ones.
  */
 export const InterfaceInputSchema = InterfaceFieldsSchema.extend({
   secret: optional(z.string().max(20_000)),
+  settings: InterfaceSettingsSchema.optional(),
 });
 export type InterfaceInput = z.infer<typeof InterfaceInputSchema>;
 
 /** An interface as the API answers it: never the secret, only whether one is stored. */
-export const InterfaceSchema = InterfaceFieldsSchema.extend({ id: ObjectIdSchema, hasSecret: z.boolean() });
+export const InterfaceSchema = InterfaceFieldsSchema.extend({
+  id: ObjectIdSchema,
+  hasSecret: z.boolean(),
+  settings: InterfaceSettingsSchema,
+});
 export type Interface = z.infer<typeof InterfaceSchema>;
 
 /** Query of GET /api/interfaces. */

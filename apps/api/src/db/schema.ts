@@ -16,6 +16,7 @@ import type {
   Answers,
   DeliveryFormat,
   DeliveryStatus,
+  InterfaceSettings,
   InterfaceType,
   Survey,
   TenantSettings,
@@ -316,6 +317,14 @@ export const interfaces = pgTable(
     sendingFacility: text("sending_facility").notNull().default(""),
     receivingApplication: text("receiving_application").notNull().default(""),
     receivingFacility: text("receiving_facility").notNull().default(""),
+    /** Delivery settings (`InterfaceSettingsSchema`): ACK timeout, retry delays, last attempt. */
+    settings: jsonb("settings").$type<Partial<InterfaceSettings>>().notNull().default({}),
+    /**
+     * The queue position of the interface's last queued delivery. Queuing increments it, which
+     * locks this row until the queuing transaction commits, so deliveries of one interface become
+     * visible in the order of their positions (first in, first out).
+     */
+    queueTail: bigint("queue_tail", { mode: "number" }).notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -345,11 +354,17 @@ export const deliveries = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     deliveredAt: ts("delivered_at"),
+    /** Position in its interface's queue (`interfaces.queue_tail` when queued); sent in this order. */
+    queueSeq: bigint("queue_seq", { mode: "number" }).notNull().default(0),
+    /** The process that claimed the attempt in progress (`host:pid:boot`), so a restart can take it back. */
+    claimedBy: text("claimed_by"),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex("deliveries_control_id_key").on(t.tenantId, t.controlId),
     index("deliveries_due_idx").on(t.status, t.nextAttemptAt),
+    index("deliveries_queue_idx").on(t.tenantId, t.interfaceId, t.queueSeq, t.id),
+    index("deliveries_tenant_status_idx").on(t.tenantId, t.status, t.id),
     index("deliveries_result_idx").on(t.tenantId, t.resultId),
   ],
 );

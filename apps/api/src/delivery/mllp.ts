@@ -21,6 +21,8 @@ export class MllpError extends Error {
   constructor(
     message: string,
     readonly reason: "timeout" | "connection" | "protocol",
+    /** The socket's error code (ECONNREFUSED, ENOTFOUND, ...) when the connection failed. */
+    readonly code?: string,
   ) {
     super(message);
     this.name = "MllpError";
@@ -63,9 +65,12 @@ export class MllpConnection {
     private readonly options: { connectTimeoutMs: number; ackTimeoutMs: number },
   ) {}
 
-  /** Sends a message and resolves with its ACK; rejects with an MllpError on timeout or drop. */
-  send(message: string, controlId: string): Promise<HL7Ack> {
-    const next = this.queue.then(() => this.exchange(message, controlId));
+  /**
+   * Sends a message and resolves with its ACK; rejects with an MllpError on timeout or drop.
+   * `ackTimeoutMs` overrides the connection's ACK timeout for this message.
+   */
+  send(message: string, controlId: string, ackTimeoutMs = this.options.ackTimeoutMs): Promise<HL7Ack> {
+    const next = this.queue.then(() => this.exchange(message, controlId, ackTimeoutMs));
     this.queue = next.catch(() => undefined);
     return next;
   }
@@ -76,15 +81,15 @@ export class MllpConnection {
     this.socket = undefined;
   }
 
-  private async exchange(message: string, controlId: string): Promise<HL7Ack> {
+  private async exchange(message: string, controlId: string, ackTimeoutMs: number): Promise<HL7Ack> {
     const socket = await this.connect();
     const frame = new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting = undefined;
-        reject(new MllpError(`no acknowledgment within ${this.options.ackTimeoutMs} ms`, "timeout"));
+        reject(new MllpError(`no acknowledgment within ${ackTimeoutMs / 1000} s`, "timeout"));
         // A late ACK must never be taken for the next message's, so the connection is dropped.
         this.drop();
-      }, this.options.ackTimeoutMs);
+      }, ackTimeoutMs);
       this.waiting = {
         resolve: (f) => {
           clearTimeout(timer);
@@ -127,7 +132,11 @@ export class MllpConnection {
       socket.on("data", (chunk: Buffer) => this.onData(chunk));
       socket.on("error", (error: NodeJS.ErrnoException) => {
         clearTimeout(timer);
-        const failure = new MllpError(`connection error: ${error.code ?? error.message}`, "connection");
+        const failure = new MllpError(
+          `connection error: ${error.code ?? error.message}`,
+          "connection",
+          error.code,
+        );
         if (this.socket === socket) this.fail(failure);
         else reject(failure);
       });

@@ -1,6 +1,13 @@
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, sql, type SQL } from "drizzle-orm";
 import { objectId } from "@core-care/survey-engine";
-import type { Delivery, DeliveryFormat, InterfaceType } from "@core-care/schema";
+import type {
+  Delivery,
+  DeliveryFormat,
+  DeliveryListItem,
+  DeliveryListQuery,
+  DeliveryListResponse,
+  InterfaceType,
+} from "@core-care/schema";
 import type { Db, DbOrTx } from "../db/index.js";
 import {
   deliveries,
@@ -158,6 +165,11 @@ export interface EnqueueRequest {
   userId: string | null;
   ip?: string | null;
   now?: Date;
+  /**
+   * The queue position to take instead of the interface's next one: a resend of a failed delivery
+   * takes the place of the delivery it replaces.
+   */
+  queueSeq?: number;
 }
 
 /**
@@ -167,10 +179,13 @@ export interface EnqueueRequest {
 export async function enqueueDelivery(tx: DbOrTx, request: EnqueueRequest): Promise<string> {
   const { tenantId, format } = request;
   const now = request.now ?? new Date();
+  // Taking the next queue position locks the interface row until this transaction ends, so the
+  // interface's deliveries are committed, and seen by the worker, in the order of their positions.
   const [iface] = await tx
-    .select()
-    .from(interfaces)
-    .where(and(eq(interfaces.tenantId, tenantId), eq(interfaces.id, request.interfaceId)));
+    .update(interfaces)
+    .set({ queueTail: sql`${interfaces.queueTail} + 1` })
+    .where(and(eq(interfaces.tenantId, tenantId), eq(interfaces.id, request.interfaceId)))
+    .returning();
   if (iface === undefined) throw fieldError("interfaceId", "This interface does not exist.");
   if (!FORMAT_INTERFACE_TYPES[format].includes(iface.type)) {
     throw fieldError(
@@ -200,6 +215,7 @@ export async function enqueueDelivery(tx: DbOrTx, request: EnqueueRequest): Prom
     attempts: 0,
     nextAttemptAt: now,
     controlId,
+    queueSeq: request.queueSeq ?? iface.queueTail,
     payload: renderPayload(format, iface.type, input),
     createdBy: request.userId,
     createdAt: now,
@@ -262,7 +278,9 @@ export async function listDeliveries(db: Db, tenantId: string, resultId: string)
 
 /**
  * Sends a result again as a new delivery with a new control id, to the same interface and location
- * and in the same format, rebuilt from the result as it is now.
+ * and in the same format, rebuilt from the result as it is now. Resending a failed delivery replaces
+ * it: the failed one is marked skipped and the new one takes its place at the head of the queue, so
+ * the interface's order is kept; any other is queued at the back.
  */
 export async function resendDelivery(
   db: Db,
@@ -275,8 +293,16 @@ export async function resendDelivery(
     const [original] = await tx
       .select()
       .from(deliveries)
-      .where(and(eq(deliveries.tenantId, tenantId), eq(deliveries.id, deliveryId)));
+      .where(and(eq(deliveries.tenantId, tenantId), eq(deliveries.id, deliveryId)))
+      .for("update");
     if (original === undefined) throw notFound("Delivery");
+    const replacesFailed = original.status === "failed";
+    if (replacesFailed) {
+      await tx
+        .update(deliveries)
+        .set({ status: "skipped", nextAttemptAt: null, updatedAt: new Date() })
+        .where(and(eq(deliveries.tenantId, tenantId), eq(deliveries.id, deliveryId)));
+    }
     return enqueueDelivery(tx, {
       tenantId,
       resultId: original.resultId,
@@ -285,6 +311,121 @@ export async function resendDelivery(
       format: original.format,
       userId,
       ip,
+      ...(replacesFailed ? { queueSeq: original.queueSeq } : {}),
     });
   });
+}
+
+/**
+ * Skips a failed delivery: it stays in the log as skipped and its interface's queue moves on to the
+ * next delivery. Only a failed delivery may be skipped (409 otherwise).
+ */
+export async function skipDelivery(
+  db: Db,
+  tenantId: string,
+  deliveryId: string,
+  userId: string | null,
+  ip: string | null = null,
+): Promise<Delivery> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(deliveries)
+      .where(and(eq(deliveries.tenantId, tenantId), eq(deliveries.id, deliveryId)))
+      .for("update");
+    if (row === undefined) throw notFound("Delivery");
+    if (row.status !== "failed") throw conflict("Only a failed delivery can be skipped.");
+    const [skipped] = await tx
+      .update(deliveries)
+      .set({ status: "skipped", nextAttemptAt: null, updatedAt: new Date() })
+      .where(and(eq(deliveries.tenantId, tenantId), eq(deliveries.id, deliveryId)))
+      .returning();
+    await audit(tx, {
+      tenantId,
+      userId,
+      action: "update",
+      entity: "delivery:skipped",
+      entityId: deliveryId,
+      ip,
+    });
+    return toDelivery(skipped!);
+  });
+}
+
+/** Every delivery of the tenant, newest first, one keyset page (by id) at a time. */
+export async function listTenantDeliveries(
+  db: Db,
+  tenantId: string,
+  query: DeliveryListQuery,
+): Promise<DeliveryListResponse> {
+  const conditions: SQL[] = [eq(deliveries.tenantId, tenantId)];
+  if (query.status !== undefined) conditions.push(eq(deliveries.status, query.status));
+  if (query.interfaceId !== undefined) conditions.push(eq(deliveries.interfaceId, query.interfaceId));
+  if (query.before !== undefined) conditions.push(lt(deliveries.id, query.before));
+  const rows = await db
+    .select({
+      delivery: deliveries,
+      interfaceName: interfaces.name,
+      interfaceType: interfaces.type,
+      patientId: patients.id,
+      firstName: patients.firstName,
+      lastName: patients.lastName,
+    })
+    .from(deliveries)
+    .leftJoin(
+      interfaces,
+      and(eq(interfaces.tenantId, deliveries.tenantId), eq(interfaces.id, deliveries.interfaceId)),
+    )
+    .leftJoin(
+      surveyResults,
+      and(eq(surveyResults.tenantId, deliveries.tenantId), eq(surveyResults.id, deliveries.resultId)),
+    )
+    .leftJoin(
+      patients,
+      and(eq(patients.tenantId, surveyResults.tenantId), eq(patients.id, surveyResults.patientId)),
+    )
+    .where(and(...conditions))
+    .orderBy(desc(deliveries.id))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const items: DeliveryListItem[] = page.map((r) => ({
+    ...toDelivery(r.delivery),
+    interfaceName: r.interfaceName,
+    interfaceType: r.interfaceType,
+    patientId: r.patientId,
+    patientName: r.patientId === null ? null : `${r.lastName ?? ""}, ${r.firstName ?? ""}`,
+  }));
+  return {
+    items,
+    nextBefore: rows.length > query.limit ? (page[page.length - 1]?.delivery.id ?? null) : null,
+  };
+}
+
+/** How many of the tenant's deliveries have failed and wait for an admin (the navigation's count). */
+export async function countFailedDeliveries(db: Db, tenantId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(deliveries)
+    .where(and(eq(deliveries.tenantId, tenantId), eq(deliveries.status, "failed")));
+  return row?.n ?? 0;
+}
+
+/** The exact bytes a delivery sends, with the media type and file name to show or download them as. */
+export async function deliveryMessage(
+  db: Db,
+  tenantId: string,
+  deliveryId: string,
+): Promise<{ body: string; contentType: string; fileName: string }> {
+  const [row] = await db
+    .select({ payload: deliveries.payload, format: deliveries.format, controlId: deliveries.controlId })
+    .from(deliveries)
+    .where(and(eq(deliveries.tenantId, tenantId), eq(deliveries.id, deliveryId)));
+  if (row === undefined) throw notFound("Delivery");
+  const body = row.payload ?? "";
+  // An MLLP CDA send travels as an HL7 MDM^T02; only the SFTP one is the bare XML document.
+  const kind =
+    row.format === "fhir" ? "json" : row.format === "cda" && !body.startsWith("MSH") ? "xml" : "hl7";
+  const contentType =
+    kind === "json" ? "application/fhir+json" : kind === "xml" ? "application/xml" : "text/plain";
+  return { body, contentType: `${contentType}; charset=utf-8`, fileName: `${row.controlId}.${kind}` };
 }

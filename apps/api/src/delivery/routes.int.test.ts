@@ -1,12 +1,12 @@
 import { and, count, eq } from "drizzle-orm";
 import type { Hl7Message } from "@medplum/core";
 import { objectId, TELE_AWV_SURVEY_ID } from "@core-care/survey-engine";
-import type { Delivery } from "@core-care/schema";
+import type { Delivery, DeliveryListResponse } from "@core-care/schema";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createDeliveryFixture, type DeliveryFixture } from "../../test/peers/delivery-fixtures.js";
 import { startMllpPeer, type MllpPeer } from "../../test/peers/mllp-peer.js";
 import { validateCda } from "../../test/peers/standards.js";
-import { createTestApp, login, type Session, type TestApp } from "../../test/helpers.js";
+import { createTestApp, errorFields, login, type Session, type TestApp } from "../../test/helpers.js";
 import { auditEvents, deliveries, surveyResults } from "../db/schema.js";
 import { createInterface } from "../services/interfaces.js";
 import { createPatient } from "../services/patients.js";
@@ -347,6 +347,163 @@ describe("delivery worker in the API process", () => {
     } finally {
       await running.close();
       await receiver.close();
+    }
+  });
+});
+
+describe("the Deliveries screen's calls", () => {
+  /** A practice of its own, with an admin, a user and an MLLP interface to its own peer. */
+  async function practice(settings = { ackTimeoutSeconds: 5, retryDelaysSeconds: [1], maxAttempts: 2 }) {
+    const own = await startMllpPeer("AA");
+    const admin = await t.createTestTenant({ role: "admin" });
+    const adminS = await login(t.app, admin.email);
+    const userS = await login(t.app, (await t.createTestUser(admin.tenantId, { role: "user" })).email);
+    const fx = await createDeliveryFixture(t.db, admin.tenantId, {
+      type: "hl7-mllp",
+      port: own.port,
+      settings,
+    });
+    const queue = async () =>
+      (await send(userS, fx.resultId, "sendhl7", { interfaceId: fx.interfaceId })).json<{
+        deliveryId: string;
+      }>().deliveryId;
+    return { peer: own, adminS, userS, fx, queue, tenantId: admin.tenantId };
+  }
+  const list = async (s: Session, query = "") =>
+    (await s.inject({ method: "GET", url: `/api/deliveries${query}` })).json<DeliveryListResponse>();
+  const failedCount = async (s: Session) =>
+    (await s.inject({ method: "GET", url: "/api/deliveries/counts" })).json<{ failed: number }>().failed;
+  const controlIdsOf = (p: MllpPeer) => p.received.map((m) => m.getSegment("MSH")?.getField(10).toString());
+  /** Runs the app's worker until `check` holds (retry delays are real seconds here). */
+  async function driveUntil(check: () => Promise<boolean>, what: string) {
+    const deadline = Date.now() + 60_000;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await t.app.deliveryWorker.runOnce();
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  test("a delivery failed after its last attempt holds its interface until an admin skips it", async () => {
+    const p = await practice();
+    try {
+      p.peer.mode = "AE";
+      const first = await p.queue();
+      const second = await p.queue();
+      const statusOf = async (id: string) => (await list(p.userS)).items.find((d) => d.id === id)?.status;
+      await driveUntil(async () => (await statusOf(first)) === "failed", "the first delivery to fail");
+      await t.app.deliveryWorker.runOnce();
+      const failed = (await list(p.userS, "?status=failed")).items;
+      expect(failed).toHaveLength(1);
+      expect(failed[0]).toMatchObject({
+        id: first,
+        attempts: 2,
+        lastError: "Receiver answered AE: rejected by test peer Gave up after 2 attempts.",
+        interfaceType: "hl7-mllp",
+        patientName: "O'Brien, Ana",
+      });
+      expect(await statusOf(second)).toBe("pending");
+      expect(new Set(controlIdsOf(p.peer))).toEqual(new Set([failed[0]!.controlId]));
+      expect(await failedCount(p.userS)).toBe(1);
+
+      const skipByUser = await p.userS.inject({ method: "POST", url: `/api/deliveries/${first}/skip` });
+      expect(skipByUser.statusCode).toBe(403);
+      const skipPending = await p.adminS.inject({ method: "POST", url: `/api/deliveries/${second}/skip` });
+      expect(skipPending.statusCode).toBe(409);
+      const skipped = await p.adminS.inject({ method: "POST", url: `/api/deliveries/${first}/skip` });
+      expect(skipped.statusCode, skipped.body).toBe(200);
+      expect(skipped.json<Delivery>()).toMatchObject({ id: first, status: "skipped" });
+      expect(await failedCount(p.userS)).toBe(0);
+
+      p.peer.mode = "AA";
+      await driveUntil(async () => (await statusOf(second)) === "delivered", "the second delivery");
+      const events = await t.db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.tenantId, p.tenantId), eq(auditEvents.entityId, first)));
+      expect(events.map((e) => e.entity)).toContain("delivery:skipped");
+    } finally {
+      await p.peer.close();
+    }
+  }, 90_000);
+
+  test("resending a failed delivery sends the new one in its place, before those queued behind it", async () => {
+    const p = await practice();
+    try {
+      p.peer.mode = "AR";
+      const rejected = await p.queue();
+      await t.app.deliveryWorker.runOnce();
+      const behind = await p.queue();
+      p.peer.mode = "AA";
+      await t.app.deliveryWorker.runOnce();
+      expect(p.peer.received).toHaveLength(1);
+      const res = await p.adminS.inject({ method: "POST", url: `/api/deliveries/${rejected}/resend` });
+      expect(res.statusCode).toBe(202);
+      const replacement = res.json<{ deliveryId: string }>().deliveryId;
+      while ((await t.app.deliveryWorker.runOnce()) > 0);
+      const items = (await list(p.userS)).items;
+      const byId = new Map(items.map((d) => [d.id, d]));
+      expect(byId.get(rejected)?.status).toBe("skipped");
+      expect(byId.get(replacement)?.status).toBe("delivered");
+      expect(byId.get(behind)?.status).toBe("delivered");
+      expect(controlIdsOf(p.peer)).toEqual([
+        byId.get(rejected)!.controlId,
+        byId.get(replacement)!.controlId,
+        byId.get(behind)!.controlId,
+      ]);
+    } finally {
+      await p.peer.close();
+    }
+  });
+
+  test("lists the practice's deliveries newest first, a keyset page at a time, filtered by status", async () => {
+    const p = await practice();
+    try {
+      const ids = [await p.queue(), await p.queue(), await p.queue()];
+      const page1 = await list(p.userS, "?limit=2");
+      expect(page1.items.map((d) => d.id)).toEqual([ids[2], ids[1]]);
+      expect(page1.items[0]).toMatchObject({ status: "pending", interfaceId: p.fx.interfaceId });
+      expect(page1.items[0]).not.toHaveProperty("payload");
+      const page2 = await list(p.userS, `?limit=2&before=${page1.nextBefore}`);
+      expect(page2).toEqual({ items: [expect.objectContaining({ id: ids[0] })], nextBefore: null });
+      expect((await list(p.userS, "?status=delivered")).items).toEqual([]);
+      while ((await t.app.deliveryWorker.runOnce()) > 0);
+      expect((await list(p.userS, "?status=delivered")).items.map((d) => d.id)).toEqual([...ids].reverse());
+      const bad = await p.userS.inject({ method: "GET", url: "/api/deliveries?status=lost&limit=0" });
+      expect(bad.statusCode).toBe(400);
+      expect(errorFields(bad).sort()).toEqual(["limit", "status"]);
+      // Another practice sees none of them.
+      expect((await list(session)).items.map((d) => d.id)).not.toContain(ids[0]);
+    } finally {
+      await p.peer.close();
+    }
+  });
+
+  test("answers the exact message sent, to view or download, and 404 to another practice", async () => {
+    const p = await practice();
+    try {
+      const id = await p.queue();
+      await t.app.deliveryWorker.runOnce();
+      const view = await p.userS.inject({ method: "GET", url: `/api/deliveries/${id}/message` });
+      expect(view.statusCode).toBe(200);
+      expect(view.headers["content-type"]).toBe("text/plain; charset=utf-8");
+      expect(view.headers["content-disposition"]).toBeUndefined();
+      const received = p.peer.received[0]!;
+      expect(view.body).toBe(received.toString());
+      const { controlId } = (await list(p.userS)).items[0]!;
+      const download = await p.userS.inject({
+        method: "GET",
+        url: `/api/deliveries/${id}/message?download=true`,
+      });
+      expect(download.headers["content-disposition"]).toBe(`attachment; filename="${controlId}.hl7"`);
+      expect((await session.inject({ method: "GET", url: `/api/deliveries/${id}/message` })).statusCode).toBe(
+        404,
+      );
+      expect(
+        (await adminSession.inject({ method: "POST", url: `/api/deliveries/${id}/skip` })).statusCode,
+      ).toBe(404);
+    } finally {
+      await p.peer.close();
     }
   });
 });

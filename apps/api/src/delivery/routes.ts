@@ -4,14 +4,26 @@ import {
   BatchUploadRequestSchema,
   BatchUploadResponseSchema,
   DeliveryAcceptedSchema,
+  DeliveryCountsSchema,
+  DeliveryListQuerySchema,
+  DeliveryListResponseSchema,
   DeliverySchema,
+  FlagSchema,
   ObjectIdSchema,
   SendResultRequestSchema,
   type DeliveryFormat,
 } from "@core-care/schema";
 import { authOf } from "../plugins/auth-context.js";
 import { batchUpload } from "./batch.js";
-import { enqueueDelivery, listDeliveries, resendDelivery } from "./outbox.js";
+import {
+  countFailedDeliveries,
+  deliveryMessage,
+  enqueueDelivery,
+  listDeliveries,
+  listTenantDeliveries,
+  resendDelivery,
+  skipDelivery,
+} from "./outbox.js";
 
 const IdParams = z.object({ id: ObjectIdSchema });
 
@@ -66,6 +78,53 @@ const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
       const items = await listDeliveries(app.db, auth.tenantId, request.params.id);
       await request.audit("list", "delivery", request.params.id);
       return items;
+    },
+  );
+
+  app.get(
+    "/deliveries",
+    { schema: { querystring: DeliveryListQuerySchema, response: { 200: DeliveryListResponseSchema } } },
+    async (request) => {
+      const auth = authOf(request);
+      const page = await listTenantDeliveries(app.db, auth.tenantId, request.query);
+      // The list names patients: a PHI read.
+      await request.audit(
+        "list",
+        "delivery",
+        null,
+        request.query.status ? { status: request.query.status } : undefined,
+      );
+      return page;
+    },
+  );
+
+  app.get("/deliveries/counts", { schema: { response: { 200: DeliveryCountsSchema } } }, async (request) => ({
+    failed: await countFailedDeliveries(app.db, authOf(request).tenantId),
+  }));
+
+  app.get(
+    "/deliveries/:id/message",
+    { schema: { params: IdParams, querystring: z.object({ download: FlagSchema.default(false) }) } },
+    async (request, reply) => {
+      const auth = authOf(request);
+      const message = await deliveryMessage(app.db, auth.tenantId, request.params.id);
+      await request.audit("read", "delivery-message", request.params.id);
+      reply.type(message.contentType).header("cache-control", "no-store");
+      if (request.query.download) {
+        reply.header("content-disposition", `attachment; filename="${message.fileName}"`);
+      }
+      return reply.send(message.body);
+    },
+  );
+
+  app.post(
+    "/deliveries/:id/skip",
+    { schema: { params: IdParams, response: { 200: DeliverySchema } } },
+    async (request) => {
+      const auth = authOf(request);
+      const skipped = await skipDelivery(app.db, auth.tenantId, request.params.id, auth.userId, request.ip);
+      wake();
+      return skipped;
     },
   );
 

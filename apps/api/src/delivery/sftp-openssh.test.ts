@@ -14,7 +14,7 @@ afterAll(async () => {
 
 describe("dropFile against OpenSSH", () => {
   test("lands the whole file under its final name with key authentication", async () => {
-    const name = sftpFileName("tenant-openssh", `r${process.pid}${Date.now()}`, new Date(), "xml");
+    const name = sftpFileName("tenant-openssh", `r${process.pid}${Date.now()}`, new Date(), "xml", "C1");
     const content = `<?xml version="1.0"?><ClinicalDocument>${"x".repeat(100_000)}</ClinicalDocument>`;
     const target = {
       host: peer.host,

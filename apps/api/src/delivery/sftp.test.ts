@@ -9,10 +9,22 @@ afterEach(async () => {
 });
 
 describe("sftpFileName", () => {
-  test("names the file from tenant, result and time", () => {
+  test("names the file from tenant, result, time and control id", () => {
     expect(
-      sftpFileName("tenant/a b", "6560a1b2c3d4e5f6000000aa", new Date("2026-11-21T09:30:00.123Z"), "hl7"),
-    ).toBe("tenant-a-b_6560a1b2c3d4e5f6000000aa_20261121T093000Z.hl7");
+      sftpFileName(
+        "tenant/a b",
+        "6560a1b2c3d4e5f6000000aa",
+        new Date("2026-11-21T09:30:00.123Z"),
+        "hl7",
+        "1ABC2DEF",
+      ),
+    ).toBe("tenant-a-b_6560a1b2c3d4e5f6000000aa_20261121T093000Z_1ABC2DEF.hl7");
+  });
+
+  test("gives two deliveries of one result in the same second different names", () => {
+    const at = new Date("2026-11-21T09:30:00.100Z");
+    const later = new Date("2026-11-21T09:30:00.900Z");
+    expect(sftpFileName("t", "r", at, "hl7", "A1")).not.toBe(sftpFileName("t", "r", later, "hl7", "A2"));
   });
 });
 
@@ -38,7 +50,7 @@ describe("dropFile", () => {
     ]);
   }, 20_000);
 
-  test("does not write again when the file already arrived", async () => {
+  test("does not write again when the same file already arrived, and refuses another file of that name", async () => {
     peer = await startSftpPeer();
     const target = {
       host: "127.0.0.1",
@@ -48,8 +60,9 @@ describe("dropFile", () => {
       path: "/upload",
     };
     await dropFile(target, "same.hl7", "first");
-    const again = await dropFile(target, "same.hl7", "second");
+    const again = await dropFile(target, "same.hl7", "first");
     expect(again).toEqual({ path: "/upload/same.hl7", alreadyPresent: true });
+    await expect(dropFile(target, "same.hl7", "second")).rejects.toThrow(/holds 5 bytes where 6 were sent/);
     expect(peer.files.get("/upload/same.hl7")?.toString()).toBe("first");
   }, 20_000);
 

@@ -14,22 +14,31 @@ export interface SftpTarget {
 const isPrivateKey = (secret: string) => /^-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(secret.trim());
 
 /**
- * The remote file name of a delivery: tenant, result and the delivery's creation time, so a
- * retried delivery writes the same name and a reader can sort drops by time.
+ * The remote file name of a delivery: tenant, result, the delivery's creation time (so a reader can
+ * sort drops by time) and its control id. The control id makes the name unique per delivery (two
+ * sends of one result within the same second must not share a name, or the second would find the
+ * first's file and be taken as delivered) and the same on every retry of it.
  */
-export function sftpFileName(tenantId: string, resultId: string, createdAt: Date, extension: string): string {
+export function sftpFileName(
+  tenantId: string,
+  resultId: string,
+  createdAt: Date,
+  extension: string,
+  controlId: string,
+): string {
   const stamp = createdAt
     .toISOString()
     .replace(/[-:]/g, "")
     .replace(/\.\d+Z$/, "Z");
   const safe = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, "-");
-  return `${safe(tenantId)}_${safe(resultId)}_${stamp}.${extension}`;
+  return `${safe(tenantId)}_${safe(resultId)}_${stamp}_${safe(controlId)}.${extension}`;
 }
 
 /**
  * Uploads `content` under a temporary dot-name, then renames it, so a reader polling the folder
  * never sees half a file. When the final name already exists (an earlier attempt finished the
- * rename but could not record it), nothing is written again.
+ * rename but could not record it), nothing is written again. Either way the final file's size is
+ * checked against the content before the drop counts as done.
  */
 export async function dropFile(
   target: SftpTarget,
@@ -57,10 +66,21 @@ export async function dropFile(
     (client as unknown as { client?: { setNoDelay?: (on: boolean) => void } }).client?.setNoDelay?.(true);
     const dir = target.path && target.path !== "" ? target.path : ".";
     const finalPath = posix.join(dir, fileName);
-    if (await client.exists(finalPath)) return { path: finalPath, alreadyPresent: true };
+    const bytes = Buffer.isBuffer(content) ? content : Buffer.from(content, "utf8");
+    const checkSize = async () => {
+      const { size } = await client.stat(finalPath);
+      if (size !== bytes.length) {
+        throw new Error(`the file ${finalPath} holds ${size} bytes where ${bytes.length} were sent`);
+      }
+    };
+    if (await client.exists(finalPath)) {
+      await checkSize();
+      return { path: finalPath, alreadyPresent: true };
+    }
     const partPath = posix.join(dir, `.${fileName}.part`);
-    await client.put(Buffer.isBuffer(content) ? content : Buffer.from(content, "utf8"), partPath);
+    await client.put(bytes, partPath);
     await client.rename(partPath, finalPath);
+    await checkSize();
     return { path: finalPath, alreadyPresent: false };
   } finally {
     await client.end().catch(() => undefined);

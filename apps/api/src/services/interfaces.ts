@@ -1,11 +1,23 @@
 import { and, asc, eq, type SQL } from "drizzle-orm";
 import { objectId } from "@core-care/survey-engine";
-import type { Interface, InterfaceInput, InterfaceType } from "@core-care/schema";
+import {
+  InterfaceSettingsSchema,
+  type Interface,
+  type InterfaceInput,
+  type InterfaceSettings,
+  type InterfaceType,
+} from "@core-care/schema";
 import type { DbOrTx } from "../db/index.js";
 import { interfaces } from "../db/schema.js";
 import { notFound } from "../errors.js";
 
 type InterfaceRow = typeof interfaces.$inferSelect;
+
+/** An interface's delivery settings, the defaults filling whatever it does not store. */
+export function interfaceSettings(row: Pick<InterfaceRow, "settings">): InterfaceSettings {
+  const parsed = InterfaceSettingsSchema.safeParse(row.settings);
+  return parsed.success ? parsed.data : InterfaceSettingsSchema.parse({});
+}
 
 /** An interface as the API answers it: the secret never leaves, only whether one is stored. */
 function toInterface(row: InterfaceRow): Interface {
@@ -21,6 +33,7 @@ function toInterface(row: InterfaceRow): Interface {
     sendingFacility: row.sendingFacility,
     receivingApplication: row.receivingApplication,
     receivingFacility: row.receivingFacility,
+    settings: interfaceSettings(row),
     hasSecret: row.secret !== null && row.secret !== "",
   };
 }
@@ -79,7 +92,13 @@ export async function createInterface(
   input: InterfaceInput,
 ): Promise<Interface> {
   const id = objectId();
-  await db.insert(interfaces).values({ tenantId, id, ...columns(input), secret: input.secret ?? null });
+  await db.insert(interfaces).values({
+    tenantId,
+    id,
+    ...columns(input),
+    secret: input.secret ?? null,
+    settings: input.settings ?? {},
+  });
   return getInterface(db, tenantId, id);
 }
 
@@ -95,6 +114,7 @@ export async function updateInterface(
     .set({
       ...columns(input),
       ...(input.secret === undefined ? {} : { secret: input.secret }),
+      ...(input.settings === undefined ? {} : { settings: input.settings }),
       updatedAt: new Date(),
     })
     .where(and(eq(interfaces.tenantId, tenantId), eq(interfaces.id, id)))

@@ -1,5 +1,5 @@
 import { objectId, TELE_AWV_SURVEY_ID } from "@core-care/survey-engine";
-import type { InterfaceType } from "@core-care/schema";
+import { InterfaceSettingsSchema, type InterfaceSettings, type InterfaceType } from "@core-care/schema";
 import type { Db } from "../../src/db/index.js";
 import { createInterface } from "../../src/services/interfaces.js";
 import { createLocation } from "../../src/services/locations.js";
@@ -49,6 +49,8 @@ export async function createDeliveryFixture(
     username?: string;
     secret?: string;
     path?: string;
+    /** Delivery settings; the defaults fill what is not given. */
+    settings?: Partial<InterfaceSettings>;
   },
   answers: Record<string, unknown> = SAMPLE_AWV_ANSWERS,
 ): Promise<DeliveryFixture> {
@@ -76,6 +78,7 @@ export async function createDeliveryFixture(
     sendingFacility: "DEMO",
     receivingApplication: "EHR",
     receivingFacility: "DEMOHOSP",
+    settings: InterfaceSettingsSchema.parse(iface.settings ?? {}),
   });
   const saved = await saveResult(
     db,

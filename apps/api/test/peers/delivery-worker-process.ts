@@ -1,6 +1,7 @@
 /**
  * An API-side delivery worker in a process of its own, on a PGlite data directory, so a test can
  * kill it with SIGKILL in the middle of a delivery. Usage: tsx delivery-worker-process.ts <dir>
+ * (the interface's own ACK timeout applies; the lease then runs long past the test).
  */
 import Fastify from "fastify";
 import { openDatabase } from "../../src/db/index.js";
@@ -12,7 +13,6 @@ const database = await openDatabase({ pgliteDir: dir });
 const worker = new DeliveryWorker(database.db, Fastify({ logger: false }).log, {
   pollIntervalMs: 50,
   leaseMs: 60_000,
-  ackTimeoutMs: 120_000,
 });
 worker.start();
 setInterval(() => undefined, 60_000);

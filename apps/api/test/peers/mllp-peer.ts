@@ -11,6 +11,8 @@ export interface MllpPeer {
   /** Connections accepted so far. */
   connections: () => number;
   mode: MllpPeerMode;
+  /** When set, decides how to answer each message (0-based count of messages so far); else `mode`. */
+  decide?: (index: number) => MllpPeerMode;
   close: () => Promise<void>;
 }
 
@@ -56,13 +58,14 @@ export async function startMllpPeer(mode: MllpPeerMode = "AA", port = 0): Promis
         const text = buffer.subarray(1, end).toString("utf8");
         buffer = buffer.subarray(end + END.length);
         const message = Hl7Message.parse(text);
-        if (peer.mode === "drop") {
+        const mode = peer.decide?.(peer.received.length) ?? peer.mode;
+        if (mode === "drop") {
           socket.destroy();
           return;
         }
         peer.received.push(message);
-        if (peer.mode === "silent") continue;
-        socket.write(Buffer.concat([Buffer.from([START]), Buffer.from(ackFor(message, peer.mode)), END]));
+        if (mode === "silent") continue;
+        socket.write(Buffer.concat([Buffer.from([START]), Buffer.from(ackFor(message, mode)), END]));
       }
     });
   });

@@ -266,6 +266,10 @@ export const api = {
       readLines(response, onLine),
     );
   },
+  /** GET of a body as text, exactly as the server sent it (a message or document shown as sent). */
+  text(path: string, opts: RequestOptions = {}): Promise<string> {
+    return exchange("GET", path, undefined, opts, "*/*", (response) => response.text());
+  },
   post<T>(path: string, body?: unknown, opts?: RequestOptions): Promise<T> {
     return request<T>("POST", path, body, opts);
   },

@@ -13,6 +13,7 @@ const PatientsPage = lazy(() => import("./patients/patients-page"));
 const PatientPage = lazy(() => import("./patients/patient-page"));
 const ResultsPage = lazy(() => import("./results/results-page"));
 const ResultPage = lazy(() => import("./results/result-page"));
+const DeliveriesPage = lazy(() => import("./deliveries/deliveries-page"));
 const ReportsPage = lazy(() => import("./reports/reports-page"));
 const UsersPage = lazy(() => import("./admin/users-page"));
 const TenantsPage = lazy(() => import("./admin/tenants-page"));
@@ -68,6 +69,7 @@ export default function PortalRoutes() {
           <Route path="results" element={<ResultsPage />} />
           <Route path="results/:resultId" element={<ResultPage />} />
           <Route path="reports" element={<ReportsPage />} />
+          <Route path="deliveries" element={<DeliveriesPage />} />
           <Route path="reports/:reportId/edit" element={<ReportDesignerPage />} />
           <Route path="surveys" element={<SurveysPage />} />
           <Route path="surveys/:surveyId" element={<SurveyDesignerPage />} />

@@ -2,6 +2,7 @@ import { NavLink, Link } from "react-router-dom";
 import type { Me } from "../api/types";
 import { hasRole } from "../api/types";
 import { Logo } from "../ui/logo";
+import { DeliveriesNavLink } from "./deliveries/failed-count";
 import { NavMenu } from "./nav-menu";
 import { TenantSwitcher } from "./tenant-switcher";
 
@@ -20,6 +21,7 @@ const NAV: NavItem[] = [
   { to: "/patients", label: "Patients", visible: () => true },
   { to: "/results", label: "Survey results", visible: () => true },
   { to: "/reports", label: "Reports", visible: () => true },
+  { to: "/deliveries", label: "Deliveries", visible: () => true },
   { to: "/surveys", label: "Surveys", visible: isAdmin },
   { to: "/users", label: "Users", visible: isAdmin, group: "admin" },
   { to: "/locations", label: "Locations", visible: isAdmin, group: "admin" },
@@ -48,7 +50,11 @@ export function Shell({ me, children }: { me: Me; children: React.ReactNode }) {
               .filter((item) => item.group === undefined)
               .map((item) => (
                 <li key={item.to}>
-                  <NavLink to={item.to}>{item.label}</NavLink>
+                  {item.to === "/deliveries" ? (
+                    <DeliveriesNavLink />
+                  ) : (
+                    <NavLink to={item.to}>{item.label}</NavLink>
+                  )}
                 </li>
               ))}
             {admin.length > 0 && <NavMenu label="Administration" entries={admin} />}

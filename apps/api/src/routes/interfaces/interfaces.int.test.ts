@@ -103,3 +103,43 @@ describe("/api/interfaces", () => {
     expect(errorFields(res)).toEqual([field]);
   });
 });
+
+describe("/api/interfaces settings", () => {
+  test("answers the default delivery settings, stores given ones, and keeps them on a PUT without any", async () => {
+    const { s } = await signedIn("admin");
+    const plain = (
+      await s.inject({ method: "POST", url: "/api/interfaces", payload: hl7 })
+    ).json<Interface>();
+    expect(plain.settings).toEqual({
+      ackTimeoutSeconds: 30,
+      retryDelaysSeconds: [10, 20, 40, 80, 160, 320, 640, 1280, 1800],
+      maxAttempts: 10,
+    });
+    const settings = { ackTimeoutSeconds: 60, retryDelaysSeconds: [5, 60], maxAttempts: 3 };
+    const tuned = await s.inject({ method: "POST", url: "/api/interfaces", payload: { ...hl7, settings } });
+    expect(tuned.statusCode, tuned.body).toBe(201);
+    const id = tuned.json<Interface>().id;
+    expect(tuned.json<Interface>().settings).toEqual(settings);
+    const renamed = await s.inject({
+      method: "PUT",
+      url: `/api/interfaces/${id}`,
+      payload: { ...hl7, name: "B" },
+    });
+    expect(renamed.json<Interface>()).toMatchObject({ name: "B", settings });
+  });
+
+  test.each([
+    [{ ackTimeoutSeconds: 0 }, "settings.ackTimeoutSeconds"],
+    [{ ackTimeoutSeconds: "soon" }, "settings.ackTimeoutSeconds"],
+    [{ retryDelaysSeconds: [] }, "settings.retryDelaysSeconds"],
+    [{ retryDelaysSeconds: [10, -1] }, "settings.retryDelaysSeconds.1"],
+    [{ maxAttempts: 1000 }, "settings.maxAttempts"],
+  ])("answers 400 naming the field for settings %j, storing nothing", async (settings, field) => {
+    const { s } = await signedIn("admin");
+    const res = await s.inject({ method: "POST", url: "/api/interfaces", payload: { ...hl7, settings } });
+    expect(res.statusCode).toBe(400);
+    expect(errorFields(res)).toContain(field);
+    const list = await s.inject({ method: "GET", url: "/api/interfaces" });
+    expect(list.json<{ total: number }>().total).toBe(0);
+  });
+});

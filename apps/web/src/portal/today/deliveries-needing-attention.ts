@@ -5,8 +5,8 @@ type Status = Delivery["status"] | (string & {});
 
 /** Statuses of a delivery still on its way; a later attempt may yet deliver it. */
 const IN_FLIGHT: readonly Status[] = ["pending", "sending"];
-/** The one status that needs nothing more. */
-const DELIVERED: Status = "delivered";
+/** Statuses that need nothing more: delivered, or skipped by an admin's decision. */
+const SETTLED: readonly Status[] = ["delivered", "skipped"];
 
 /** What a delivery needing attention shows: which result, where to, what went wrong. */
 export interface DeliveryProblem {
@@ -18,7 +18,7 @@ export interface DeliveryProblem {
 /**
  * The deliveries of one result that need someone's attention. Only the newest send of each format to each
  * interface counts (a failed send that a resend delivered needs nothing more). It needs attention when it
- * has failed, when it is in any state other than delivered or on its way (a state added to the delivery
+ * has failed, when it is in any state other than delivered, skipped or on its way (a state added to the delivery
  * log later counts as a problem until this screen knows it), or when it is on its way after a failed
  * attempt.
  */
@@ -32,7 +32,7 @@ export function deliveryProblems(deliveries: readonly Delivery[]): DeliveryProbl
   const problems: DeliveryProblem[] = [];
   for (const delivery of newest.values()) {
     const status: Status = delivery.status;
-    if (status === DELIVERED) continue;
+    if (SETTLED.includes(status)) continue;
     if (IN_FLIGHT.includes(status)) {
       if (delivery.lastError !== null) problems.push({ delivery, state: "Retrying" });
       continue;

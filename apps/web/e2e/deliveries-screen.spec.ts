@@ -1,0 +1,222 @@
+import { createServer, type Server, type Socket } from "node:net";
+import type { Page } from "@playwright/test";
+import {
+  DEMO_USERS,
+  expect,
+  expectNoSeriousA11yViolations,
+  login,
+  startServer,
+  test,
+  type ExtraServer,
+} from "./fixtures";
+
+const XHR = { "X-Requested-With": "XMLHttpRequest" };
+const START = 0x0b;
+const END = Buffer.from([0x1c, 0x0d]);
+
+/** An HL7 MLLP receiver on 127.0.0.1 that answers each message with `code` (AA accepts, AR rejects). */
+interface MllpListener {
+  port: number;
+  code: "AA" | "AR";
+  controlIds: string[];
+  close: () => Promise<void>;
+}
+
+async function startMllpListener(): Promise<MllpListener> {
+  const sockets = new Set<Socket>();
+  const listener: MllpListener = { port: 0, code: "AA", controlIds: [], close: async () => undefined };
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => socket.destroy());
+    let buffer = Buffer.alloc(0);
+    socket.on("data", (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      let end: number;
+      while ((end = buffer.indexOf(END)) !== -1) {
+        const text = buffer.subarray(buffer.indexOf(START) + 1, end).toString("utf8");
+        buffer = buffer.subarray(end + END.length);
+        const msh = text.split(/\r\n|\r|\n/).find((segment) => segment.startsWith("MSH|")) ?? "";
+        const controlId = msh.split("|")[9] ?? "";
+        listener.controlIds.push(controlId);
+        const ack = [
+          `MSH|^~\\&|EHR|DEMO|CORECARE|DEMO|20260101000000||ACK^R01^ACK|ACK-${controlId}|P|2.5.1`,
+          `MSA|${listener.code}|${controlId}|${listener.code === "AR" ? "unknown patient" : ""}`,
+        ].join("\r");
+        socket.write(Buffer.concat([Buffer.from([START]), Buffer.from(ack), END]));
+      }
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", resolve);
+  });
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("the MLLP listener has no port");
+  listener.port = address.port;
+  listener.close = () =>
+    new Promise((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      server.close(() => resolve());
+    });
+  return listener;
+}
+
+/** Saves a submitted result of a demo patient and sends it to the interface; answers the delivery id. */
+async function sendResult(page: Page, base: string, interfaceId: string, tag: string): Promise<string> {
+  const patients = (await (await page.request.get(`${base}/api/patients`)).json()) as {
+    items: { id: string; mrn: string }[];
+  };
+  const patient = patients.items.find((p) => p.mrn === "D-1001");
+  const surveys = (await (await page.request.get(`${base}/api/surveys`)).json()) as {
+    items: { id: string }[];
+  };
+  const saved = await page.request.post(`${base}/api/surveyresults`, {
+    headers: XHR,
+    data: {
+      clientRequestId: `e2e-screen-${tag}-${Date.now()}`,
+      surveyId: surveys.items[0]?.id,
+      patientId: patient?.id,
+      isSubmitted: true,
+      answers: {},
+    },
+  });
+  expect(saved.ok(), await saved.text()).toBe(true);
+  const { id } = (await saved.json()) as { id: string };
+  const sent = await page.request.post(`${base}/api/surveyresults/${id}/sendhl7`, {
+    headers: XHR,
+    data: { interfaceId },
+  });
+  expect(sent.status(), await sent.text()).toBe(202);
+  return ((await sent.json()) as { deliveryId: string }).deliveryId;
+}
+
+// The delivery worker runs outside test mode only, so these tests use their own development-mode server.
+let server: ExtraServer;
+let listener: MllpListener;
+
+test.describe("Deliveries screen", () => {
+  test.describe.configure({ timeout: 240_000 });
+
+  test.beforeAll(async () => {
+    listener = await startMllpListener();
+    server = await startServer({ NODE_ENV: "development", LOG_LEVEL: "warn" });
+  });
+
+  test.afterAll(async () => {
+    await server?.stop();
+    await listener?.close();
+  });
+
+  test("filters by status, shows the message sent, and lets an admin skip a failed one so the queue goes on", async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const base = server.baseURL;
+    await login(page, DEMO_USERS.admin, { baseURL: base, redirect: "/today" });
+    const interfaceName = `Clinic EHR ${Date.now()}`;
+    const created = await page.request.post(`${base}/api/interfaces`, {
+      headers: XHR,
+      data: {
+        name: interfaceName,
+        type: "hl7-mllp",
+        host: "127.0.0.1",
+        port: listener.port,
+        sendingApplication: "CORECARE",
+        sendingFacility: "DEMO",
+        receivingApplication: "EHR",
+        receivingFacility: "DEMO",
+      },
+    });
+    expect(created.ok(), await created.text()).toBe(true);
+    const interfaceId = ((await created.json()) as { id: string }).id;
+
+    // The receiver rejects the first message (a final failure); the second waits behind it.
+    listener.code = "AR";
+    await sendResult(page, base, interfaceId, "first");
+    await expect.poll(() => listener.controlIds.length, { timeout: 30_000 }).toBe(1);
+    listener.code = "AA";
+    await sendResult(page, base, interfaceId, "second");
+
+    await page.goto(`${base}/deliveries`);
+    await expect(page.getByRole("heading", { name: "Deliveries", level: 1 })).toBeVisible();
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await expect(nav.getByRole("link", { name: "Deliveries, 1 failed" })).toBeVisible({ timeout: 30_000 });
+
+    await page.getByLabel("Status").selectOption({ label: "Failed" });
+    await expect(page).toHaveURL(/status=failed/);
+    const table = page.getByRole("table", { name: "Deliveries" });
+    const rows = table.locator("tbody tr");
+    await expect(rows).toHaveCount(1);
+    const failed = rows.first();
+    await expect(failed).toContainText(interfaceName);
+    await expect(failed).toContainText("HL7 v2 over MLLP");
+    await expect(failed).toContainText("Failed");
+    await expect(failed).toContainText("Receiver rejected the message (AR: unknown patient)");
+    await expectNoSeriousA11yViolations(page);
+
+    await failed.getByRole("button", { name: /^View message/ }).click();
+    const dialog = page.getByRole("dialog", { name: "Message sent" });
+    await expect(dialog).toBeVisible();
+    const message = dialog.getByLabel("The message as sent");
+    await expect(message).toContainText("MSH|");
+    await expect(message).toContainText(`|${listener.controlIds[0]}|`);
+    await expect(dialog.getByRole("link", { name: "Download the message" })).toHaveAttribute(
+      "href",
+      /\/api\/deliveries\/[0-9a-f]{24}\/message\?download=true$/,
+    );
+    await expectNoSeriousA11yViolations(page);
+    const download = page.waitForEvent("download");
+    await dialog.getByRole("link", { name: "Download the message" }).click();
+    expect((await download).suggestedFilename()).toBe(`${listener.controlIds[0]}.hl7`);
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await expect(dialog).toBeHidden();
+
+    // The second message is held behind the failed one until it is skipped.
+    expect(listener.controlIds).toHaveLength(1);
+    await failed.getByRole("button", { name: /^Skip / }).click();
+    const confirm = page.getByRole("dialog", { name: "Skip this message" });
+    await confirm.getByRole("button", { name: "Yes" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Delivery skipped." })).toBeVisible();
+    await expect(table).toContainText("No failed deliveries.");
+    await expect(nav.getByRole("link", { name: "Deliveries", exact: true })).toBeVisible();
+    await expect.poll(() => listener.controlIds.length, { timeout: 30_000 }).toBe(2);
+
+    await page.getByLabel("Status").selectOption({ label: "Skipped" });
+    await expect(rows).toHaveCount(1);
+    await rows
+      .first()
+      .getByRole("button", { name: /^Resend / })
+      .click();
+    await expect(page.getByRole("status").filter({ hasText: "Delivery queued." })).toBeVisible();
+    await expect.poll(() => listener.controlIds.length, { timeout: 30_000 }).toBe(3);
+    await page.getByLabel("Status").selectOption({ label: "Delivered" });
+    await expect(table.locator("tbody tr").filter({ hasText: interfaceName })).toHaveCount(2, {
+      timeout: 30_000,
+    });
+  });
+
+  test("shows a staff user every delivery and the message, without resend or skip", async ({ page }) => {
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const base = server.baseURL;
+    await login(page, DEMO_USERS.staff, { baseURL: base, redirect: "/deliveries" });
+    await expect(page.getByRole("heading", { name: "Deliveries", level: 1 })).toBeVisible();
+    const rows = page.getByRole("table", { name: "Deliveries" }).locator("tbody tr");
+    await expect(rows.first().getByRole("button", { name: /^View message/ })).toBeVisible({
+      timeout: 30_000,
+    });
+    await expect(page.getByRole("button", { name: /^Resend / })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: /^Skip / })).toHaveCount(0);
+    await page.getByLabel("Status").selectOption({ label: "Skipped" });
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first().getByRole("button", { name: /^Resend / })).toHaveCount(0);
+    await rows
+      .first()
+      .getByRole("button", { name: /^View message/ })
+      .click();
+    await expect(
+      page.getByRole("dialog", { name: "Message sent" }).getByLabel("The message as sent"),
+    ).toContainText("MSH|");
+    await expectNoSeriousA11yViolations(page);
+  });
+});
