@@ -1,7 +1,7 @@
 import { getAnswer, setAnswer } from "./answers.js";
 import { hasResponse } from "./conditions.js";
 import { answerPaths, hasChoiceFields, questionPath, selectedValues } from "./questions.js";
-import type { Answers, Choice, Question, Survey } from "./types.js";
+import type { Answers, Choice, Question } from "./types.js";
 
 /**
  * One answered question: its full path, the question, the values given (one per chosen choice for a
@@ -87,7 +87,10 @@ function leaves(value: unknown, prefix: string, into: [string, unknown][]): void
  * by path, so nothing stored is left out. Every export and the staff result page read answers through
  * this one list, so they all show the same answers under the same questions.
  */
-export function answerEntries(survey: Pick<Survey, "pages">, stored: Answers): AnswerEntry[] {
+export function answerEntries(
+  survey: { readonly pages: readonly { readonly questions: readonly Question[] }[] },
+  stored: Answers,
+): AnswerEntry[] {
   const answers = nestDottedKeys(stored);
   const entries: AnswerEntry[] = [];
   const known = new Set<string>();
