@@ -316,6 +316,12 @@ export const interfaces = pgTable(
     sendingFacility: text("sending_facility").notNull().default(""),
     receivingApplication: text("receiving_application").notNull().default(""),
     receivingFacility: text("receiving_facility").notNull().default(""),
+    /** MSH-11 (HL7 table 0103): P, T or D. */
+    processingId: text("processing_id").$type<"P" | "T" | "D">().notNull().default("P"),
+    /** SFTP: the confirmed host key fingerprint (`SHA256:…`); nothing is sent to a server without it. */
+    hostKeySha256: text("host_key_sha256"),
+    /** SFTP: mode of written files (e.g. 0o600); null means 0o600. */
+    fileMode: integer("file_mode"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

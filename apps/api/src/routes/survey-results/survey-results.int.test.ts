@@ -332,15 +332,13 @@ describe("POST /api/surveyresults", () => {
   });
 
   test.each([
-    [
-      "a choice the survey does not offer",
-      { depression: { phq9LittleInterest: "superb" } },
-      "answers.depression.phq9LittleInterest",
-    ],
+    ["a choice the survey does not offer", { health: { general: "superb" } }, "answers.health.general"],
+    ["a word for a number", { health: { painScore: "eleven" } }, "answers.health.painScore"],
+    ["a number out of range", { health: { painScore: "11" } }, "answers.health.painScore"],
     [
       "two answers to a one-answer question",
-      { depression: { phq9LittleInterest: ["not at all", "several days"] } },
-      "answers.depression.phq9LittleInterest",
+      { health: { general: ["good", "fair"] } },
+      "answers.health.general",
     ],
   ])("refuses %s with 400 naming the field and stores nothing", async (_name, answers, field) => {
     const { u, s, patient } = await clinic();
