@@ -39,10 +39,21 @@ const InterfaceFieldsSchema = z.object({
    * only to a server presenting this key.
    */
   hostKeySha256: optional(
-    z.string().trim().regex(HOST_KEY_SHA256, "Must be a SHA-256 fingerprint such as SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU."),
+    z
+      .string()
+      .trim()
+      .regex(
+        HOST_KEY_SHA256,
+        "Must be a SHA-256 fingerprint such as SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU.",
+      ),
   ),
   /** SFTP: permissions of the files written, in octal; 0600 (only the receiving account) when absent. */
-  fileMode: optional(z.string().trim().regex(/^0?[0-7]{3}$/, "Must be an octal file mode such as 0600.")),
+  fileMode: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^0?[0-7]{3}$/, "Must be an octal file mode such as 0600."),
+  ),
 });
 
 /**

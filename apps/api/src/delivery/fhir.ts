@@ -306,7 +306,13 @@ function answerOf(survey: DeliverySurvey, q: DeliveryQuestion, item: AnswerItem,
       return { valueDecimal: v.number ?? Number(v.value) };
     case "date":
       return { valueDate: v.value };
-    default:
+    case "boolean":
+    case "dateTime":
+    case "display":
+    case "group":
+    case "open-choice":
+    case "string":
+    case "text":
       return { valueString: v.value };
   }
 }

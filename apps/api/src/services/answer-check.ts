@@ -53,13 +53,16 @@ async function surveyOfSave(
 /** The condition globals (sex, age, tenant and location) of the patient, as the runner evaluated them. */
 async function globalsOf(db: DbOrTx, tenantId: string, patientId: string, today: Date) {
   const [row] = await db
-    .select({ dob: patients.dob, sex: patients.sex, locationId: patients.locationId, settings: tenants.settings })
+    .select({
+      dob: patients.dob,
+      sex: patients.sex,
+      locationId: patients.locationId,
+      settings: tenants.settings,
+    })
     .from(patients)
     .innerJoin(tenants, eq(tenants.id, patients.tenantId))
     .where(and(eq(patients.tenantId, tenantId), eq(patients.id, patientId)));
-  return row === undefined
-    ? undefined
-    : patientGlobals(row, { id: tenantId, settings: row.settings as Record<string, unknown> }, today);
+  return row === undefined ? undefined : patientGlobals(row, { id: tenantId, settings: row.settings }, today);
 }
 
 /**
