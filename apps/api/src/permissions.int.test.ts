@@ -793,6 +793,14 @@ const CASES: Record<PermissionKey, Case> = {
       payload: interfaceInput("sftp"),
     }),
   },
+  // An MLLP interface has no host key: the admitted caller meets the check's own refusal.
+  "POST /api/interfaces/:id/check-connection": {
+    ok: 400,
+    request: async (c) => ({
+      method: "POST",
+      url: `/api/interfaces/${(await createInterface(t.db, c.target.tenantId, interfaceInput("hl7-mllp"))).id}/check-connection`,
+    }),
+  },
   "DELETE /api/interfaces/:id": {
     ok: 204,
     request: async (c) => ({

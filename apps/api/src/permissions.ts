@@ -166,6 +166,7 @@ export const PERMISSIONS = {
   "GET /api/interfaces/:id": { staff: USERS },
   "PUT /api/interfaces/:id": { staff: ADMINS },
   "DELETE /api/interfaces/:id": { staff: ADMINS },
+  "POST /api/interfaces/:id/check-connection": { staff: ADMINS },
 
   "GET /api/alerts": { staff: USERS },
   // Acknowledging a self-harm alert says a clinician has acted on it: admins, or users where allowed.

@@ -34,6 +34,11 @@ export type InterfaceSettings = z.infer<typeof InterfaceSettingsSchema>;
 
 /** The settings of an interface that stored none or only some: the defaults fill the rest. */
 export const DEFAULT_INTERFACE_SETTINGS: InterfaceSettings = InterfaceSettingsSchema.parse({});
+/** HL7 table 0103 processing ids: production, training, debugging (MSH-11). */
+export const PROCESSING_IDS = ["P", "T", "D"] as const;
+
+/** An SSH host key's SHA-256 fingerprint as OpenSSH prints it: `SHA256:` and 43 characters of base64. */
+export const HOST_KEY_SHA256 = /^SHA256:[A-Za-z0-9+/]{43}$/;
 
 const InterfaceFieldsSchema = z.object({
   name: NameSchema,
@@ -46,6 +51,28 @@ const InterfaceFieldsSchema = z.object({
   sendingFacility: HeaderTextSchema,
   receivingApplication: HeaderTextSchema,
   receivingFacility: HeaderTextSchema,
+  /** MSH-11 of the HL7 messages sent to this interface: P (production, the default), T (training), D (debugging). */
+  processingId: optional(z.enum(PROCESSING_IDS)),
+  /**
+   * SFTP: the server's host key as the admin confirmed it (shown by the connection check). Deliveries go
+   * only to a server presenting this key.
+   */
+  hostKeySha256: optional(
+    z
+      .string()
+      .trim()
+      .regex(
+        HOST_KEY_SHA256,
+        "Must be a SHA-256 fingerprint such as SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU.",
+      ),
+  ),
+  /** SFTP: permissions of the files written, in octal; 0600 (only the receiving account) when absent. */
+  fileMode: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^0?[0-7]{3}$/, "Must be an octal file mode such as 0600."),
+  ),
 });
 
 /**
@@ -68,3 +95,14 @@ export type Interface = z.infer<typeof InterfaceSchema>;
 
 /** Query of GET /api/interfaces. */
 export const InterfaceListQuerySchema = z.object({ type: InterfaceTypeSchema.optional() });
+
+/** Answer of POST /api/interfaces/{id}/check-connection: the SFTP server's host key and whether it is the confirmed one. */
+export const InterfaceCheckSchema = z.object({
+  hostKeySha256: z.string(),
+  /** True: the confirmed key; false: another key (deliveries are refused); null: no key confirmed yet. */
+  matches: z.boolean().nullable(),
+  /** The key matched and the account signed in and read the folder. */
+  connected: z.boolean(),
+  message: z.string(),
+});
+export type InterfaceCheck = z.infer<typeof InterfaceCheckSchema>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { EmailSchema, NameSchema, TenantIdSchema } from "./common.js";
+import { AddressSchema } from "./patient.js";
 
 /**
  * What a practice lets its plain users do beyond their defaults (the permission table's `usersIf`):
@@ -22,6 +23,10 @@ export const TenantSettingsSchema = z.object({
   safetyAlertEmail: EmailSchema.optional(),
   usersMay: UsersMaySchema.optional(),
   requireAdminTotp: z.boolean().optional(),
+  /** The practice's address and phone: author and custodian of the CDA documents it sends. */
+  contact: z
+    .object({ address: AddressSchema.optional(), phone: z.string().trim().max(32).optional() })
+    .optional(),
 });
 export type TenantSettings = z.infer<typeof TenantSettingsSchema>;
 

@@ -40,6 +40,16 @@ export {
 export { nextPageIndex, previousPageIndex, pruneHiddenAnswers, shouldDisplayPage } from "./navigation.js";
 export { formatMessage, MESSAGES } from "./messages.js";
 export { validatePage, validateSurvey } from "./validation.js";
+export {
+  answerEntries,
+  findChoice,
+  isChoiceQuestion,
+  nestDottedKeys,
+  questionAnswer,
+} from "./answer-list.js";
+export type { AnswerEntry } from "./answer-list.js";
+export { checkAnswers } from "./check-answers.js";
+export type { CheckAnswersOptions } from "./check-answers.js";
 export { localizeSurvey, missingTranslations, SOURCE_LANGUAGE } from "./translations.js";
 export { formatPhone } from "./phone.js";
 export { formToJson, jsonToForm } from "./form-to-json.js";

@@ -19,6 +19,7 @@ export const MESSAGES = {
   invalidEmail: "Please enter a valid e-mail address.",
   invalidDate: "Please enter a valid date (YYYY-MM-DD).",
   invalidPhone: "Please enter digits only.",
+  invalidChoice: "Please choose one of the options.",
 } as const satisfies Record<MessageId, string>;
 
 /** Replaces each `{key}` in a message with `params[key]`; unknown keys stay as written. */

@@ -139,7 +139,8 @@ export type ValidationCode =
   | "outOfRange"
   | "invalidEmail"
   | "invalidDate"
-  | "invalidPhone";
+  | "invalidPhone"
+  | "invalidChoice";
 
 /** One validation problem of one field (its full dotted path). */
 export interface ValidationIssue {
@@ -170,4 +171,5 @@ export type MessageId =
   | "aboveMax"
   | "invalidEmail"
   | "invalidDate"
-  | "invalidPhone";
+  | "invalidPhone"
+  | "invalidChoice";

@@ -19,7 +19,7 @@ const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const PHONE = /^[0-9]+(-[0-9]+)*$/;
 
 /** An issue whose text is the engine message `id` filled with `params`. */
-function issue(
+export function issue(
   code: ValidationCode,
   field: string,
   id: MessageId,
@@ -84,7 +84,8 @@ function checkboxIssues(
   return [];
 }
 
-function valueIssues(question: Question, value: unknown, field: string): ValidationIssue[] {
+/** The problems of one answered value of a question (its type's format and range), or of a missing required one. */
+export function valueIssues(question: Question, value: unknown, field: string): ValidationIssue[] {
   if (!hasResponse(value)) return question.required ? [requiredIssue("required", question, field)] : [];
   switch (question.type) {
     case "number":

@@ -325,6 +325,12 @@ export const interfaces = pgTable(
      * visible in the order of their positions (first in, first out).
      */
     queueTail: bigint("queue_tail", { mode: "number" }).notNull().default(0),
+    /** MSH-11 (HL7 table 0103): P, T or D. */
+    processingId: text("processing_id").$type<"P" | "T" | "D">().notNull().default("P"),
+    /** SFTP: the confirmed host key fingerprint (`SHA256:…`); nothing is sent to a server without it. */
+    hostKeySha256: text("host_key_sha256"),
+    /** SFTP: mode of written files (e.g. 0o600); null means 0o600. */
+    fileMode: integer("file_mode"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

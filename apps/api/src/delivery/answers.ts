@@ -1,29 +1,139 @@
-import { scorePhq, setAnswer } from "@core-care/survey-engine";
+import {
+  answerEntries,
+  nestDottedKeys,
+  scorePhq,
+  type AnswerEntry,
+  type Question,
+} from "@core-care/survey-engine";
 import { codeAnswer, fieldCoding, PHQ9_ITEMS, type CodedValue } from "./coding.js";
 import type { Coding } from "./codes/loinc.js";
-import type { DeliveryQuestion, DeliverySurvey } from "./types.js";
+import type { DeliverySurvey } from "./types.js";
+
+/**
+ * How an answer travels, by its question's type (never by how the value happens to be stored, so a
+ * score typed on the tablet and one from a CSV upload go out alike): a choice of the survey's, a whole
+ * number, a decimal, a date, one line of text or text that may hold line breaks.
+ */
+export type AnswerKind = "choice" | "integer" | "decimal" | "date" | "string" | "text";
+
+/** One value of an answer: the stored value, the words shown for it, and its standard code if any. */
+export interface AnswerValue {
+  /** The stored value as text (a choice's value, a number, a YYYY-MM-DD date, the typed text). */
+  value: string;
+  /** The choice's label, or the value itself. */
+  label: string;
+  /** The value in LOINC or SNOMED CT, when the field's confirmed answer list has it. */
+  coded?: CodedValue;
+  number?: number;
+}
 
 /** One answered question, in survey order, ready for any output format. */
 export interface AnswerItem {
   fieldName: string;
+  /** The question as the survey words it (the field name for an answer no question names). */
   title: string;
   /** The question's LOINC code, when the LOINC list confirms one. */
   question?: Coding;
-  kind: "coded" | "number" | "text";
-  /** Human-readable values (choice labels), one per selected choice. */
+  kind: AnswerKind;
+  values: AnswerValue[];
+  /** The labels of `values`, as every format shows them. */
   display: string[];
-  coded?: CodedValue;
-  number?: number;
-  /** True when the answer is a list of choices (checkbox group). */
+  /** True when the question takes several values (a checkbox group). */
   multiple: boolean;
   /** False for an answer that no question of the survey version names. */
   inSurvey: boolean;
 }
 
-/** Reads a dotted field name from nested answers, or from a flat key of that exact name. */
+/** The survey version's definition as the engine reads it. */
+export const engineSurvey = (survey: DeliverySurvey) => ({
+  pages: survey.pages.map((page) => ({
+    ...page,
+    title: page.title ?? "",
+    conditions: page.conditions ?? [],
+  })),
+});
+
+const text = (value: unknown): string =>
+  typeof value === "string"
+    ? value
+    : typeof value === "number" || typeof value === "boolean"
+      ? String(value)
+      : JSON.stringify(value);
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function kindOf(question: Question | undefined, values: unknown[]): AnswerKind {
+  if (question === undefined) {
+    if (values.every((v) => typeof v === "number")) return "decimal";
+    return values.some((v) => typeof v === "string" && /[\r\n]/.test(v)) ? "text" : "string";
+  }
+  if ((question.choices?.length ?? 0) > 0 && question.type !== "text" && question.type !== "textarea") {
+    return "choice";
+  }
+  const numbers = values.map((v) => (typeof v === "number" ? v : Number(String(v).trim())));
+  switch (question.type) {
+    case "scale":
+      if (numbers.every(Number.isInteger)) return "integer";
+      return numbers.every(Number.isFinite) ? "decimal" : "string";
+    case "number":
+      return numbers.every(Number.isFinite) ? "decimal" : "string";
+    case "date":
+      return values.every((v) => typeof v === "string" && ISO_DATE.test(v.trim())) ? "date" : "string";
+    case "textarea":
+      return "text";
+    case "text":
+    case "phone":
+    case "email":
+    case "select":
+    case "radio":
+    case "yesno":
+    case "checkbox":
+    case "group":
+    case "html":
+      return "string";
+  }
+  // A type this version of the engine does not know (a survey stored by a newer designer).
+  return "string";
+}
+
+function toItem(entry: AnswerEntry): AnswerItem {
+  const { question } = entry;
+  const kind = kindOf(question, entry.values);
+  const values = entry.values.map((raw, i): AnswerValue => {
+    const value = kind === "text" ? text(raw) : text(raw).trim();
+    const label = entry.choices[i]?.label ?? value;
+    const item: AnswerValue = { value, label };
+    const coded = codeAnswer(entry.field, raw) ?? codeAnswer(entry.field, label);
+    if (coded) item.coded = coded;
+    if (kind === "integer" || kind === "decimal") item.number = Number(value);
+    return item;
+  });
+  const coding = fieldCoding(entry.field).question;
+  return {
+    fieldName: entry.field,
+    title: question?.title ?? entry.field,
+    ...(coding ? { question: coding } : {}),
+    kind,
+    values,
+    display: values.map((v) => v.label),
+    multiple: question?.type === "checkbox" || values.length > 1,
+    inSurvey: question !== undefined,
+  };
+}
+
+/**
+ * Every answered question of a result in survey order (a checkbox group is one item with a value per
+ * chosen choice), followed by answers that no question of the survey version names (kept so that
+ * nothing the patient entered is dropped). The list is the survey engine's `answerEntries`, the same
+ * one the staff result page shows.
+ */
+export function answerItems(survey: DeliverySurvey, answers: Record<string, unknown>): AnswerItem[] {
+  return answerEntries(engineSurvey(survey), answers).map(toItem);
+}
+
+/** Reads a dotted field name from answers, nested or under a flat key of that exact name. */
 export function readAnswer(answers: Record<string, unknown>, fieldName: string): unknown {
-  if (Object.hasOwn(answers, fieldName)) return answers[fieldName];
-  let node: unknown = answers;
+  let node: unknown = nestDottedKeys(answers);
   for (const part of fieldName.split(".")) {
     if (node === null || typeof node !== "object" || !Object.hasOwn(node, part)) return undefined;
     node = (node as Record<string, unknown>)[part];
@@ -37,85 +147,8 @@ const isBlank = (v: unknown) =>
   (typeof v === "string" && v.trim() === "") ||
   (Array.isArray(v) && v.length === 0);
 
-/** The answerable questions of a survey, nested fields named by their dotted path. */
-export function leafQuestions(questions: readonly DeliveryQuestion[], prefix = ""): DeliveryQuestion[] {
-  return questions.flatMap((q) => {
-    const fieldName = prefix ? `${prefix}.${q.fieldName}` : q.fieldName;
-    if (q.fields && q.fields.length > 0) return leafQuestions(q.fields, fieldName);
-    return [{ ...q, fieldName }];
-  });
-}
-
-const NUMERIC_TYPES = new Set(["number", "range", "rating"]);
-
-function toText(value: unknown): string {
-  if (typeof value === "string") return value;
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
-  return JSON.stringify(value);
-}
-
-function flattenLeafValues(value: unknown, prefix: string): [string, unknown][] {
-  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-    return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) =>
-      flattenLeafValues(v, prefix ? `${prefix}.${k}` : k),
-    );
-  }
-  return [[prefix, value]];
-}
-
-function toItem(question: DeliveryQuestion | undefined, fieldName: string, value: unknown): AnswerItem {
-  const coding = fieldCoding(fieldName);
-  const labelOf = (v: unknown) => {
-    const choice = question?.choices?.find((c) => String(c.value) === String(v));
-    return choice?.label ?? toText(v);
-  };
-  const base = {
-    fieldName,
-    title: question?.title ?? fieldName,
-    question: coding.question,
-    inSurvey: question !== undefined,
-  };
-  if (Array.isArray(value)) {
-    return { ...base, kind: "text", display: value.map(labelOf), multiple: true };
-  }
-  const coded = codeAnswer(fieldName, value) ?? codeAnswer(fieldName, labelOf(value));
-  if (coded) return { ...base, kind: "coded", display: [labelOf(value)], coded, multiple: false };
-  const numericQuestion = question ? NUMERIC_TYPES.has(question.type) && !question.choices : false;
-  const asNumber = typeof value === "number" ? value : Number(value);
-  if ((typeof value === "number" && !question?.choices) || (numericQuestion && Number.isFinite(asNumber))) {
-    return { ...base, kind: "number", display: [toText(value)], number: asNumber, multiple: false };
-  }
-  return { ...base, kind: "text", display: [labelOf(value)], multiple: false };
-}
-
-/**
- * Every answered question of a result in survey order, followed by answers that no question of
- * the survey version names (kept so that nothing the patient entered is dropped).
- */
-export function answerItems(survey: DeliverySurvey, answers: Record<string, unknown>): AnswerItem[] {
-  const questions = survey.pages.flatMap((p) => leafQuestions(p.questions));
-  const known = new Set(questions.map((q) => q.fieldName));
-  const items: AnswerItem[] = [];
-  for (const q of questions) {
-    const value = readAnswer(answers, q.fieldName);
-    if (!isBlank(value)) items.push(toItem(q, q.fieldName, value));
-  }
-  for (const [fieldName, value] of flattenLeafValues(answers, "")) {
-    if (!known.has(fieldName) && !isBlank(value)) items.push(toItem(undefined, fieldName, value));
-  }
-  return items;
-}
-
-/** Answers with flat dotted keys (`"depression.phq9Sleep": …`) moved into nested objects, as the engine reads them. */
-export function nestAnswers(answers: Record<string, unknown>): Record<string, unknown> {
-  let nested: Record<string, unknown> = answers;
-  for (const [key, value] of Object.entries(answers)) {
-    if (!key.includes(".")) continue;
-    const { [key]: _flat, ...rest } = nested;
-    nested = setAnswer(rest, key, value);
-  }
-  return nested;
-}
+/** Answers with flat dotted keys moved into nested objects, as the engine reads them. */
+export const nestAnswers = nestDottedKeys;
 
 /** PHQ totals to report; a total is left out when none of its items was answered. */
 export interface PhqScores {
@@ -133,4 +166,13 @@ export function phqScores(answers: Record<string, unknown>): PhqScores {
   if (screened) scores.phq2 = score.phq2;
   if (score.phq9 !== null) scores.phq9 = score.phq9;
   return scores;
+}
+
+/** The answerable questions of a survey, nested fields named by their dotted path. */
+export function leafQuestions(questions: readonly Question[], prefix = ""): Question[] {
+  return questions.flatMap((q) => {
+    const fieldName = prefix ? `${prefix}.${q.fieldName}` : q.fieldName;
+    if (q.type === "group") return leafQuestions(q.fields ?? [], fieldName);
+    return q.type === "html" ? [] : [{ ...q, fieldName }];
+  });
 }

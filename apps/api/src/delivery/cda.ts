@@ -10,10 +10,11 @@ import {
   type TemplateId,
 } from "./codes/cda.js";
 import { LOINC, LOINC_OID, type Coding } from "./codes/loinc.js";
+import { CDC_RACE_OID, ethnicityCode, raceCode, UNKNOWN } from "./codes/race-ethnicity.js";
 import { SNOMED_OID } from "./codes/snomed.js";
-import { nameUuid } from "./ids.js";
+import { cdaDocumentId, nameUuid } from "./ids.js";
 import { hl7Date, hl7Timestamp } from "./time.js";
-import type { DeliveryDocumentInput } from "./types.js";
+import type { DeliveryAddress, DeliveryDocumentInput } from "./types.js";
 import { el, serialise, type XmlElement, type XmlNode } from "./xml.js";
 
 const templateId = (t: TemplateId) => el("templateId", { root: t.root, extension: t.extension });
@@ -53,6 +54,36 @@ function section(
   );
 }
 
+/** A US Realm Address (C-CDA 2.1 §1.1.1.1), or a null flavor when nothing of it is known. */
+function address(addr: DeliveryAddress | undefined, use: string) {
+  const parts = [addr?.street, addr?.city, addr?.state, addr?.zip].filter((p) => p !== undefined && p !== "");
+  if (addr === undefined || parts.length === 0) return el("addr", { nullFlavor: "UNK" });
+  const part = (name: string, value: string | undefined) =>
+    value !== undefined && value !== "" ? el(name, {}, value) : el(name, { nullFlavor: "UNK" });
+  return el(
+    "addr",
+    { use },
+    part("streetAddressLine", addr.street),
+    part("city", addr.city),
+    part("state", addr.state),
+    part("postalCode", addr.zip),
+    el("country", {}, "US"),
+  );
+}
+
+const telecom = (phone: string | undefined, use: string) =>
+  el("telecom", phone ? { use, value: `tel:${phone.replace(/[^0-9+]/g, "")}` } : { nullFlavor: "UNK" });
+
+const cdcCode = (tag: string, code: { code: string; display: string } | undefined) =>
+  code === undefined
+    ? el(tag, { nullFlavor: UNKNOWN.code })
+    : el(tag, {
+        code: code.code,
+        displayName: code.display,
+        codeSystem: CDC_RACE_OID,
+        codeSystemName: "CDC Race and Ethnicity",
+      });
+
 interface Context {
   input: DeliveryDocumentInput;
   items: AnswerItem[];
@@ -85,7 +116,7 @@ function mentalStatusSection({ input, items, observed, id }: Context) {
 
   const rows = answered.map((a) => ({
     id: `phq${a.n}`,
-    cells: [a.item.title, a.item.display.join("; "), a.item.coded?.score?.toString() ?? ""],
+    cells: [a.item.title, a.item.display.join("; "), a.item.values[0]?.coded?.score?.toString() ?? ""],
   }));
   if (total !== undefined) rows.push({ id: "phqTotal", cells: [totalCode.display, String(total), ""] });
 
@@ -123,13 +154,13 @@ function mentalStatusSection({ input, items, observed, id }: Context) {
             supporting(totalCode, "phqTotal", [el("value", { "xsi:type": "INT", value: total })]),
             answered.map((a) =>
               supporting(a.coding, `phq${a.n}`, [
-                a.item.coded?.score !== undefined &&
-                  el("value", { "xsi:type": "INT", value: a.item.coded.score }),
-                a.item.coded &&
+                a.item.values[0]?.coded?.score !== undefined &&
+                  el("value", { "xsi:type": "INT", value: a.item.values[0]?.coded.score }),
+                a.item.values[0]?.coded &&
                   el("value", {
                     "xsi:type": "CO",
-                    code: a.item.coded.code,
-                    displayName: a.item.coded.display,
+                    code: a.item.values[0]?.coded.code,
+                    displayName: a.item.values[0]?.coded.display,
                     codeSystem: LOINC_OID,
                   }),
               ]),
@@ -222,6 +253,7 @@ export function buildCda(input: DeliveryDocumentInput): string {
   const gender = ADMINISTRATIVE_GENDER[patient.sex];
   const orgId = { root: nameUuid(`tenant:${tenant.id}`) };
   const addr = patient.address;
+  const race = patient.race === undefined ? undefined : raceCode(patient.race);
 
   const doc = el(
     "ClinicalDocument",
@@ -233,7 +265,7 @@ export function buildCda(input: DeliveryDocumentInput): string {
     el("realmCode", { code: "US" }),
     el("typeId", { root: CDA_TYPE_ID.root, extension: CDA_TYPE_ID.extension }),
     templateId(TEMPLATE.usRealmHeader),
-    el("id", { root: ctx.id("document") }),
+    el("id", { root: cdaDocumentId(input) }),
     loincCode(DOCUMENT_CODE),
     el("title", {}, input.survey.title),
     el("effectiveTime", { value: created }),
@@ -252,17 +284,8 @@ export function buildCda(input: DeliveryDocumentInput): string {
         "patientRole",
         {},
         el("id", { root: orgId.root, extension: patient.mrn || patient.id }),
-        addr
-          ? el(
-              "addr",
-              { use: "HP" },
-              addr.street !== undefined && el("streetAddressLine", {}, addr.street),
-              addr.city !== undefined && el("city", {}, addr.city),
-              addr.state !== undefined && el("state", {}, addr.state),
-              addr.zip !== undefined && el("postalCode", {}, addr.zip),
-            )
-          : el("addr", { nullFlavor: "UNK" }),
-        el("telecom", patient.phone ? { use: "HP", value: `tel:${patient.phone}` } : { nullFlavor: "UNK" }),
+        address(addr, "HP"),
+        telecom(patient.phone, "HP"),
         el(
           "patient",
           {},
@@ -273,6 +296,10 @@ export function buildCda(input: DeliveryDocumentInput): string {
             codeSystem: CODE_SYSTEM_OID.administrativeGender,
           }),
           el("birthTime", { value: hl7Date(patient.dob) }),
+          // US Realm Header: race and ethnicity are required, with a null flavor when unknown.
+          cdcCode("raceCode", race?.omb),
+          race?.detailed && cdcCode("sdtc:raceCode", race.detailed),
+          cdcCode("ethnicGroupCode", ethnicityCode(patient.ethnicity)),
         ),
       ),
     ),
@@ -284,13 +311,22 @@ export function buildCda(input: DeliveryDocumentInput): string {
         "assignedAuthor",
         {},
         el("id", { root: orgId.root, extension: parties.sendingApplication }),
+        address(tenant.address, "WP"),
+        telecom(tenant.phone, "WP"),
         el(
           "assignedAuthoringDevice",
           {},
           el("manufacturerModelName", {}, "Core Care"),
           el("softwareName", {}, parties.sendingApplication),
         ),
-        el("representedOrganization", {}, el("id", orgId), el("name", {}, tenant.name)),
+        el(
+          "representedOrganization",
+          {},
+          el("id", orgId),
+          el("name", {}, tenant.name),
+          telecom(tenant.phone, "WP"),
+          address(tenant.address, "WP"),
+        ),
       ),
     ),
     el(
@@ -299,7 +335,14 @@ export function buildCda(input: DeliveryDocumentInput): string {
       el(
         "assignedCustodian",
         {},
-        el("representedCustodianOrganization", {}, el("id", orgId), el("name", {}, tenant.name)),
+        el(
+          "representedCustodianOrganization",
+          {},
+          el("id", orgId),
+          el("name", {}, tenant.name),
+          telecom(tenant.phone, "WP"),
+          address(tenant.address, "WP"),
+        ),
       ),
     ),
     el(

@@ -25,7 +25,12 @@ describe("delivery golden cases", () => {
     });
 
     test("gives an ORU^R01 that Medplum's HL7 parser reads back", () => {
-      const message = Hl7Message.parse(golden(name, GOLDEN_EXTENSIONS.hl7));
+      const text = golden(name, GOLDEN_EXTENSIONS.hl7);
+      // Every segment ends with CR, the last one too (HL7 v2.5.1 §2.5.1); no other line ending.
+      expect(text.endsWith("\r")).toBe(true);
+      expect(text).not.toContain("\n");
+      const message = Hl7Message.parse(text.slice(0, -1));
+      expect(message.getSegment("MSH")?.getField(18).toString()).toBe("UNICODE UTF-8");
       expect(message.getSegment("MSH")?.getField(9).toString()).toBe("ORU^R01^ORU_R01");
       expect(message.getSegment("MSH")?.getField(10).toString()).toBe(input.controlId);
       expect(message.getSegment("MSH")?.getField(12).toString()).toBe("2.5.1");
@@ -38,7 +43,7 @@ describe("delivery golden cases", () => {
       expect(obx).toHaveLength(expectedObx);
       obx.forEach((segment, i) => {
         expect(segment.getField(1).toString()).toBe(String(i + 1));
-        expect(["CWE", "NM", "ST"]).toContain(segment.getField(2).toString());
+        expect(["CWE", "NM", "ST", "DT", "FT"]).toContain(segment.getField(2).toString());
         expect(segment.getField(11).toString()).toBe("F");
       });
       if (scores.phq9 !== undefined) {

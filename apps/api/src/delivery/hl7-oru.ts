@@ -2,6 +2,7 @@ import HL7 from "hl7-standard";
 import { answerItems, phqScores, type AnswerItem } from "./answers.js";
 import {
   ADMINISTRATIVE_SEX,
+  CHARACTER_SET_UTF8,
   CODING_SYSTEM,
   HL7_VERSION,
   IDENTIFIER_TYPE,
@@ -14,10 +15,14 @@ import {
   RESULT_STATUS_FINAL,
   VALUE_TYPE,
   VALUE_TYPE_ENCAPSULATED,
+  UNIT_SCORE,
+  UNIVERSAL_ID_TYPE_ISO,
   type ValueType,
 } from "./codes/hl7-tables.js";
+import { CDC_RACE_HL7, ethnicityCode, raceCode, UNKNOWN } from "./codes/race-ethnicity.js";
 import { DOCUMENT_CODE } from "./codes/cda.js";
 import { LOINC, type Coding } from "./codes/loinc.js";
+import { cdaDocumentId } from "./ids.js";
 import { hl7Date, hl7Timestamp } from "./time.js";
 import type { DeliveryDocumentInput } from "./types.js";
 
@@ -51,39 +56,73 @@ function putCode(segment: Segment, path: string, code: string, text: string, sys
   put(segment, `${path}.3`, system);
 }
 
+/** One component list of a CWE value or identifier: code^text^system[^alt code^alt text^alt system]. */
+type Cwe = string[];
+
 interface Observation {
   type: ValueType;
-  identifier: { code: string; text: string; system: string };
-  /** Each repetition of OBX-5, already split into components. */
-  values: { code?: string; text: string; system?: string }[];
-  units?: string;
+  identifier: Cwe;
+  /** Each repetition of OBX-5, already split into components (one component for non-CWE types). */
+  values: Cwe[];
+  units?: Cwe;
 }
 
+/** Line breaks of formatted text (FT) as its `\.br\` escape, after escaping the delimiters. */
+const formattedText = (text: string) =>
+  escapeHl7(text.replace(/\r\n?/g, "\n")).replaceAll("\\X0A\\", "\\.br\\");
+
 function observationOf(item: AnswerItem): Observation {
+  const local = [item.fieldName, item.title, CODING_SYSTEM.local];
+  // A LOINC-coded question keeps its survey field and wording as the CWE's alternate identifier.
   const identifier = item.question
-    ? { code: item.question.code, text: item.question.display, system: CODING_SYSTEM.loinc }
-    : { code: item.fieldName, text: item.title, system: CODING_SYSTEM.local };
-  if (item.kind === "coded" && item.coded) {
-    const system = item.coded.system === "LN" ? CODING_SYSTEM.loinc : CODING_SYSTEM.snomed;
-    return {
-      type: VALUE_TYPE.coded,
-      identifier,
-      values: [{ code: item.coded.code, text: item.coded.display, system }],
-    };
+    ? [item.question.code, item.question.display, CODING_SYSTEM.loinc, ...local]
+    : local;
+  switch (item.kind) {
+    case "choice":
+      return {
+        type: VALUE_TYPE.coded,
+        identifier,
+        values: item.values.map((v) => {
+          const own = [v.value, v.label, CODING_SYSTEM.local];
+          if (!v.coded) return own;
+          const system = v.coded.system === "LN" ? CODING_SYSTEM.loinc : CODING_SYSTEM.snomed;
+          return [v.coded.code, v.coded.display, system, ...own];
+        }),
+      };
+    case "integer":
+    case "decimal":
+      return { type: VALUE_TYPE.numeric, identifier, values: item.values.map((v) => [String(v.number)]) };
+    case "date":
+      return { type: VALUE_TYPE.date, identifier, values: item.values.map((v) => [hl7Date(v.value)]) };
+    case "text":
+      return { type: VALUE_TYPE.formatted, identifier, values: item.values.map((v) => [v.value]) };
+    case "string":
+      return { type: VALUE_TYPE.text, identifier, values: item.values.map((v) => [v.value]) };
   }
-  if (item.kind === "number") {
-    return { type: VALUE_TYPE.numeric, identifier, values: [{ text: String(item.number) }] };
-  }
-  return { type: VALUE_TYPE.text, identifier, values: item.display.map((text) => ({ text })) };
 }
 
 function scoreObservation(code: Coding, score: number): Observation {
   return {
     type: VALUE_TYPE.numeric,
-    identifier: { code: code.code, text: code.display, system: CODING_SYSTEM.loinc },
-    values: [{ text: String(score) }],
-    units: "{score}",
+    identifier: [code.code, code.display, CODING_SYSTEM.loinc],
+    values: [[String(score)]],
+    units: [UNIT_SCORE.code, UNIT_SCORE.text, UNIT_SCORE.system],
   };
+}
+
+const OID = /^[0-2](\.(0|[1-9]\d*))+$/;
+
+/**
+ * An HD (hierarchic designator) field: a name as its namespace id, or an ISO object identifier as its
+ * universal id with universal id type ISO (HL7 v2.5.1 §2.A.33).
+ */
+function putHd(segment: Segment, path: string, value: string) {
+  if (OID.test(value.trim())) {
+    put(segment, `${path}.2`, value.trim());
+    put(segment, `${path}.3`, UNIVERSAL_ID_TYPE_ISO);
+  } else {
+    put(segment, `${path}.1`, value);
+  }
 }
 
 /** MSH with the interface's parties and the delivery's control id. */
@@ -95,10 +134,10 @@ function addMsh(
   const { parties } = input;
   const msh = message.createSegment("MSH");
   msh.set("MSH.2", "^~\\&");
-  put(msh, "MSH.3.1", parties.sendingApplication);
-  put(msh, "MSH.4.1", parties.sendingFacility);
-  put(msh, "MSH.5.1", parties.receivingApplication);
-  put(msh, "MSH.6.1", parties.receivingFacility);
+  putHd(msh, "MSH.3", parties.sendingApplication);
+  putHd(msh, "MSH.4", parties.sendingFacility);
+  putHd(msh, "MSH.5", parties.receivingApplication);
+  putHd(msh, "MSH.6", parties.receivingFacility);
   put(msh, "MSH.7", hl7Timestamp(input.createdAt));
   put(msh, "MSH.9.1", type.messageCode);
   put(msh, "MSH.9.2", type.triggerEvent);
@@ -106,6 +145,7 @@ function addMsh(
   put(msh, "MSH.10", input.controlId);
   put(msh, "MSH.11", input.processingId ?? "P");
   put(msh, "MSH.12", HL7_VERSION);
+  put(msh, "MSH.18", CHARACTER_SET_UTF8);
 }
 
 /** PID and PV1 of the result's patient and location. */
@@ -114,12 +154,19 @@ function addPatientVisit(message: HL7, input: DeliveryDocumentInput) {
   const pid = message.createSegment("PID");
   put(pid, "PID.1", 1);
   put(pid, "PID.3.1", patient.mrn || patient.id);
-  put(pid, "PID.3.4", parties.sendingFacility);
+  putHd(pid, "PID.3.4", parties.sendingFacility);
   put(pid, "PID.3.5", patient.mrn ? IDENTIFIER_TYPE.medicalRecord : IDENTIFIER_TYPE.patientInternal);
   put(pid, "PID.5.1", patient.lastName);
   put(pid, "PID.5.2", patient.firstName);
   put(pid, "PID.7", hl7Date(patient.dob));
   put(pid, "PID.8", ADMINISTRATIVE_SEX[patient.sex]);
+  if (patient.race !== undefined) {
+    const race = raceCode(patient.race);
+    const codes = race ? [race.omb, ...(race.detailed ? [race.detailed] : [])] : [];
+    const reps = codes.map((c) => [c.code, c.display, CDC_RACE_HL7]);
+    if (reps.length === 0) reps.push([UNKNOWN.code, UNKNOWN.display, UNKNOWN.hl7System]);
+    pid.set("PID.10", reps.map((r) => r.map((part) => escapeHl7(part)).join("^")).join("~"));
+  }
   if (patient.address) {
     put(pid, "PID.11.1", patient.address.street);
     put(pid, "PID.11.3", patient.address.city);
@@ -127,6 +174,11 @@ function addPatientVisit(message: HL7, input: DeliveryDocumentInput) {
     put(pid, "PID.11.5", patient.address.zip);
   }
   put(pid, "PID.13.1", patient.phone);
+  if (patient.ethnicity !== undefined) {
+    const ethnicity = ethnicityCode(patient.ethnicity);
+    if (ethnicity) putCode(pid, "PID.22", ethnicity.code, ethnicity.display, CDC_RACE_HL7);
+    else putCode(pid, "PID.22", UNKNOWN.code, UNKNOWN.display, UNKNOWN.hl7System);
+  }
 
   const pv1 = message.createSegment("PV1");
   put(pv1, "PV1.1", 1);
@@ -154,7 +206,8 @@ export function buildMdmT02(input: DeliveryDocumentInput, cdaXml: string): strin
   put(txa, "TXA.2", DOCUMENT_TYPE_CDA);
   put(txa, "TXA.3", "TEXT");
   put(txa, "TXA.4", hl7Timestamp(input.result.submittedAt));
-  put(txa, "TXA.12.1", input.controlId);
+  // TXA-12 Unique Document Number: the CDA document's own id (its ClinicalDocument/id root).
+  put(txa, "TXA.12.1", cdaDocumentId(input));
   put(txa, "TXA.17", DOCUMENT_COMPLETION_AUTHENTICATED);
   const obx = message.createSegment("OBX");
   put(obx, "OBX.1", 1);
@@ -165,8 +218,11 @@ export function buildMdmT02(input: DeliveryDocumentInput, cdaXml: string): strin
   put(obx, "OBX.5.4", "Base64");
   put(obx, "OBX.5.5", Buffer.from(cdaXml, "utf8").toString("base64"));
   put(obx, "OBX.11", RESULT_STATUS_FINAL);
-  return message.build();
+  return endSegments(message.build());
 }
+
+/** Every segment, the last one included, ends with a carriage return (HL7 v2.5.1 §2.5.1). */
+const endSegments = (message: string) => (message.endsWith(SEGMENT_END) ? message : message + SEGMENT_END);
 
 /**
  * Builds an HL7 v2.5.1 ORU^R01 message for a survey result: MSH, PID, PV1, ORC, OBR (the survey)
@@ -208,21 +264,13 @@ export function buildOruR01(input: DeliveryDocumentInput): string {
     const obx = message.createSegment("OBX");
     put(obx, "OBX.1", i + 1);
     put(obx, "OBX.2", obs.type);
-    putCode(obx, "OBX.3", obs.identifier.code, obs.identifier.text, obs.identifier.system);
-    obx.set(
-      "OBX.5",
-      obs.values
-        .map((v) =>
-          v.code === undefined
-            ? escapeHl7(v.text)
-            : [v.code, v.text, v.system ?? ""].map((part) => escapeHl7(part)).join("^"),
-        )
-        .join("~"),
-    );
-    put(obx, "OBX.6.1", obs.units);
+    obx.set("OBX.3", obs.identifier.map((part) => escapeHl7(part)).join("^"));
+    const escape = obs.type === VALUE_TYPE.formatted ? formattedText : escapeHl7;
+    obx.set("OBX.5", obs.values.map((v) => v.map((part) => escape(part)).join("^")).join("~"));
+    if (obs.units) obx.set("OBX.6", obs.units.map((part) => escapeHl7(part)).join("^"));
     put(obx, "OBX.11", RESULT_STATUS_FINAL);
     put(obx, "OBX.14", observed);
   });
 
-  return message.build();
+  return endSegments(message.build());
 }

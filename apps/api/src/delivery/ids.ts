@@ -8,3 +8,8 @@ export function nameUuid(name: string): string {
   const hex = hash.subarray(0, 16).toString("hex");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/** The id (root) of the CDA document a delivery carries; TXA-12 of its MDM^T02 names it too. */
+export function cdaDocumentId(input: { controlId: string }): string {
+  return nameUuid(`${input.controlId}:document`);
+}

@@ -1,8 +1,8 @@
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startOpenSshPeer, type OpenSshPeer } from "../../test/peers/openssh.js";
-import { dropFile, sftpFileName } from "./sftp.js";
+import { checkSftp, dropFile, HostKeyError, sftpFileName } from "./sftp.js";
 
 let peer: OpenSshPeer;
 beforeAll(async () => {
@@ -13,21 +13,36 @@ afterAll(async () => {
 });
 
 describe("dropFile against OpenSSH", () => {
-  test("lands the whole file under its final name with key authentication", async () => {
+  const unpinned = () => ({
+    host: peer.host,
+    port: peer.port,
+    username: peer.username,
+    secret: peer.privateKey,
+    path: peer.remoteDir,
+  });
+
+  test("lands the whole file, 0600, under its final name with key authentication and the confirmed host key", async () => {
+    // First connect: the check shows sshd's key; the admin confirms it as the interface's hostKeySha256.
+    const shown = await checkSftp(unpinned());
+    expect(shown.matches).toBeNull();
+    expect(shown.hostKeySha256).toMatch(/^SHA256:[A-Za-z0-9+/]{43}$/);
+    const target = { ...unpinned(), hostKeySha256: shown.hostKeySha256 };
+    await expect(checkSftp(target)).resolves.toMatchObject({ matches: true, connected: true });
     const name = sftpFileName("tenant-openssh", `r${process.pid}${Date.now()}`, new Date(), "xml", "C1");
     const content = `<?xml version="1.0"?><ClinicalDocument>${"x".repeat(100_000)}</ClinicalDocument>`;
-    const target = {
-      host: peer.host,
-      port: peer.port,
-      username: peer.username,
-      secret: peer.privateKey,
-      path: peer.remoteDir,
-    };
     const result = await dropFile(target, name, content);
     expect(result.alreadyPresent).toBe(false);
     expect(readFileSync(join(peer.localDir, name), "utf8")).toBe(content);
+    expect(statSync(join(peer.localDir, name)).mode & 0o777).toBe(0o600);
     expect(readdirSync(peer.localDir).filter((f) => f.endsWith(".part"))).toEqual([]);
     await expect(dropFile(target, name, "again")).resolves.toMatchObject({ alreadyPresent: true });
     expect(readFileSync(join(peer.localDir, name), "utf8")).toBe(content);
+  }, 30_000);
+
+  test("refuses sshd when the confirmed key is another one, and writes nothing", async () => {
+    const name = sftpFileName("tenant-openssh", `k${process.pid}${Date.now()}`, new Date(), "xml");
+    const target = { ...unpinned(), hostKeySha256: `SHA256:${"B".repeat(43)}` };
+    await expect(dropFile(target, name, "PHI")).rejects.toBeInstanceOf(HostKeyError);
+    expect(readdirSync(peer.localDir).filter((f) => f.includes(name))).toEqual([]);
   }, 30_000);
 });

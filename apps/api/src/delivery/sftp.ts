@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { posix } from "node:path";
 import SftpClient from "ssh2-sftp-client";
 
@@ -9,6 +10,32 @@ export interface SftpTarget {
   secret?: string;
   /** Remote folder; the login folder when absent. */
   path?: string;
+  /**
+   * The server's host key as the admin confirmed it, `SHA256:<base64>` as `ssh-keygen -l` prints it.
+   * Nothing is sent (not even the credentials) to a server whose key differs, or when none is confirmed.
+   */
+  hostKeySha256?: string;
+  /** Permissions of the files written; 0o600 (owner read and write) unless configured. */
+  fileMode?: number;
+}
+
+/** Files hold PHI: only the receiving account may read them unless the interface says otherwise. */
+export const DEFAULT_FILE_MODE = 0o600;
+
+/** The SHA-256 fingerprint of an SSH public key blob, as OpenSSH prints it (`SHA256:` + unpadded base64). */
+export function hostKeyFingerprint(key: Buffer): string {
+  return `SHA256:${createHash("sha256").update(key).digest("base64").replace(/=+$/, "")}`;
+}
+
+/** A server whose host key is not the confirmed one, or when none is confirmed: a configuration error. */
+export class HostKeyError extends Error {
+  constructor(
+    message: string,
+    readonly fingerprint: string | undefined,
+  ) {
+    super(message);
+    this.name = "HostKeyError";
+  }
 }
 
 const isPrivateKey = (secret: string) => /^-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(secret.trim());
@@ -34,11 +61,54 @@ export function sftpFileName(
   return `${safe(tenantId)}_${safe(resultId)}_${stamp}_${safe(controlId)}.${extension}`;
 }
 
+function authOf(target: SftpTarget) {
+  if (target.secret === undefined) return {};
+  return isPrivateKey(target.secret) ? { privateKey: target.secret } : { password: target.secret };
+}
+
 /**
- * Uploads `content` under a temporary dot-name, then renames it, so a reader polling the folder
- * never sees half a file. When the final name already exists (an earlier attempt finished the
- * rename but could not record it), nothing is written again. Either way the final file's size is
- * checked against the content before the drop counts as done.
+ * Connects with the confirmed host key pinned: ssh2 calls the verifier with the server's key before
+ * authenticating, so a mismatch ends the connection before any credential or file is sent.
+ */
+async function connectPinned(client: SftpClient, target: SftpTarget, timeoutMs: number) {
+  const pinned = target.hostKeySha256;
+  if (pinned === undefined || pinned === "") {
+    throw new HostKeyError(
+      `The host key of ${target.host}:${target.port} has not been confirmed. Check the connection in the interface's settings and confirm the server's fingerprint.`,
+      undefined,
+    );
+  }
+  let seen: string | undefined;
+  try {
+    await client.connect({
+      host: target.host,
+      port: target.port,
+      username: target.username,
+      readyTimeout: timeoutMs,
+      timeout: timeoutMs,
+      hostVerifier: (key: Buffer) => {
+        seen = hostKeyFingerprint(key);
+        return seen === pinned;
+      },
+      ...authOf(target),
+    });
+  } catch (error) {
+    if (seen !== undefined && seen !== pinned) {
+      throw new HostKeyError(
+        `The server at ${target.host}:${target.port} presented host key ${seen}, not the confirmed ${pinned}. Nothing was sent. If the server's key was changed on purpose, check the connection and confirm the new fingerprint.`,
+        seen,
+      );
+    }
+    throw error;
+  }
+}
+
+/**
+ * Uploads `content` under a temporary dot-name created with the target's file mode (0600 unless
+ * configured), then renames it, so a reader polling the folder never sees half a file. When the
+ * final name already exists (an earlier attempt finished the rename but could not record it),
+ * nothing is written again. Either way the final file's size is checked against the content before the
+ * drop counts as done. Refuses a server whose host key is not the confirmed one.
  */
 export async function dropFile(
   target: SftpTarget,
@@ -47,21 +117,8 @@ export async function dropFile(
   options: { timeoutMs: number } = { timeoutMs: 20_000 },
 ): Promise<{ path: string; alreadyPresent: boolean }> {
   const client = new SftpClient("core-care-delivery");
-  const auth =
-    target.secret === undefined
-      ? {}
-      : isPrivateKey(target.secret)
-        ? { privateKey: target.secret }
-        : { password: target.secret };
-  await client.connect({
-    host: target.host,
-    port: target.port,
-    username: target.username,
-    readyTimeout: options.timeoutMs,
-    timeout: options.timeoutMs,
-    ...auth,
-  });
   try {
+    await connectPinned(client, target, options.timeoutMs);
     // Nagle plus delayed ACK add tens of milliseconds to every SFTP round trip on a LAN.
     (client as unknown as { client?: { setNoDelay?: (on: boolean) => void } }).client?.setNoDelay?.(true);
     const dir = target.path && target.path !== "" ? target.path : ".";
@@ -78,10 +135,88 @@ export async function dropFile(
       return { path: finalPath, alreadyPresent: true };
     }
     const partPath = posix.join(dir, `.${fileName}.part`);
-    await client.put(bytes, partPath);
+    const mode = target.fileMode ?? DEFAULT_FILE_MODE;
+    await client.put(bytes, partPath, { writeStreamOptions: { mode } });
+    // The server applies its umask to the mode of a new file; set it exactly (never wider than asked).
+    await client.chmod(partPath, mode);
     await client.rename(partPath, finalPath);
     await checkSize();
     return { path: finalPath, alreadyPresent: false };
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** What a connection check found: the server's host key and, when it is the confirmed one, whether signing in works. */
+export interface SftpCheck {
+  hostKeySha256: string;
+  /** True when the interface has a confirmed key and it is this one; false when it differs; null when none is confirmed. */
+  matches: boolean | null;
+  /** True when the key matched and the account signed in and read the folder. */
+  connected: boolean;
+  message: string;
+}
+
+/**
+ * Connects to read the server's host key. Without a confirmed key, or with a different one, it stops
+ * there: no credential goes to a server the admin has not confirmed. With the confirmed key it signs
+ * in and reads the folder, to say whether deliveries can be written.
+ */
+export async function checkSftp(target: SftpTarget, timeoutMs = 10_000): Promise<SftpCheck> {
+  const probe = new SftpClient("core-care-check");
+  let seen: string | undefined;
+  try {
+    await probe.connect({
+      host: target.host,
+      port: target.port,
+      username: target.username,
+      readyTimeout: timeoutMs,
+      timeout: timeoutMs,
+      hostVerifier: (key: Buffer) => {
+        seen = hostKeyFingerprint(key);
+        return false;
+      },
+    });
+  } catch (error) {
+    if (seen === undefined) throw error;
+  } finally {
+    await probe.end().catch(() => undefined);
+  }
+  if (seen === undefined) throw new Error(`The server at ${target.host}:${target.port} sent no host key.`);
+  const pinned = target.hostKeySha256;
+  if (pinned === undefined || pinned === "") {
+    return {
+      hostKeySha256: seen,
+      matches: null,
+      connected: false,
+      message: `The server presents host key ${seen}. Compare it with the fingerprint the receiver's administrator gives you, then confirm it.`,
+    };
+  }
+  if (seen !== pinned) {
+    return {
+      hostKeySha256: seen,
+      matches: false,
+      connected: false,
+      message: `The server presents host key ${seen}, not the confirmed ${pinned}. Deliveries are refused until the new key is confirmed.`,
+    };
+  }
+  const client = new SftpClient("core-care-check");
+  try {
+    await connectPinned(client, target, timeoutMs);
+    await client.list(target.path && target.path !== "" ? target.path : ".");
+    return {
+      hostKeySha256: seen,
+      matches: true,
+      connected: true,
+      message: "Connected: the host key is the confirmed one and the folder can be read.",
+    };
+  } catch (error) {
+    return {
+      hostKeySha256: seen,
+      matches: true,
+      connected: false,
+      message: `The host key is the confirmed one, but signing in or reading the folder failed: ${error instanceof Error ? error.message : String(error)}`,
+    };
   } finally {
     await client.end().catch(() => undefined);
   }

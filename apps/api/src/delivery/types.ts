@@ -1,3 +1,13 @@
+import type { Condition, Question } from "@core-care/survey-engine";
+
+/** A postal address; every part optional. */
+export interface DeliveryAddress {
+  street?: string;
+  city?: string;
+  state?: string;
+  zip?: string;
+}
+
 /** A patient as the delivery builders need it; mirrors the API's Patient. */
 export interface DeliveryPatient {
   id: string;
@@ -9,25 +19,22 @@ export interface DeliveryPatient {
   sex: "F" | "M" | "U";
   email?: string;
   phone?: string;
-  address?: { street?: string; city?: string; state?: string; zip?: string };
+  address?: DeliveryAddress;
+  /** One of the patient form's races (`RACES` of @core-care/schema). */
+  race?: string;
+  /** One of the patient form's ethnicities (`ETHNICITIES`). */
+  ethnicity?: string;
 }
 
-/** A survey question as stored in a survey version. */
-export interface DeliveryQuestion {
-  id: string;
-  type: string;
-  fieldName: string;
-  title?: string;
-  choices?: { value: string | number | boolean; label?: string }[];
-  fields?: DeliveryQuestion[];
-}
+/** A survey question as stored in a survey version: the survey engine's. */
+export type DeliveryQuestion = Question;
 
 /** The survey version a result was taken on. */
 export interface DeliverySurvey {
   id: string;
   title: string;
   version: number;
-  pages: { id: string; title?: string; questions: DeliveryQuestion[] }[];
+  pages: { id: string; title?: string; conditions?: Condition[]; questions: DeliveryQuestion[] }[];
 }
 
 /** The sending and receiving parties named in message headers. */
@@ -43,7 +50,8 @@ export interface DeliveryParties {
  * deterministic: the same input always gives the same bytes.
  */
 export interface DeliveryDocumentInput {
-  tenant: { id: string; name: string };
+  /** The practice: author and custodian of the documents; its address and phone when it has set them. */
+  tenant: { id: string; name: string; address?: DeliveryAddress; phone?: string };
   patient: DeliveryPatient;
   survey: DeliverySurvey;
   result: { id: string; answers: Record<string, unknown>; submittedAt: string };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { and, eq } from "drizzle-orm";
-import { CORE_CARE_WELLNESS_EXAM_ID, objectId } from "@core-care/survey-engine";
+import { CORE_CARE_WELLNESS_EXAM_ID, coreCareWellnessExam, objectId } from "@core-care/survey-engine";
+import { withRequiredAnswers } from "../../test/awv-answers.js";
 import type { TabletHandover } from "@core-care/schema";
 import { auditEvents, userTenants } from "../db/schema.js";
 import {
@@ -175,7 +176,7 @@ describe("tablet hand-over", () => {
         surveyId: SURVEY,
         patientId: patient.id,
         isSubmitted: true,
-        answers: {},
+        answers: withRequiredAnswers(coreCareWellnessExam),
       },
     });
     expect(submit.statusCode, submit.body).toBe(200);

@@ -9,7 +9,8 @@ import {
 } from "@core-care/schema";
 import type { DbOrTx } from "../db/index.js";
 import { interfaces } from "../db/schema.js";
-import { notFound } from "../errors.js";
+import { badRequest, notFound } from "../errors.js";
+import { checkSftp, type SftpCheck } from "../delivery/sftp.js";
 
 type InterfaceRow = typeof interfaces.$inferSelect;
 
@@ -34,6 +35,9 @@ function toInterface(row: InterfaceRow): Interface {
     receivingApplication: row.receivingApplication,
     receivingFacility: row.receivingFacility,
     settings: interfaceSettings(row),
+    processingId: row.processingId,
+    ...(row.hostKeySha256 === null ? {} : { hostKeySha256: row.hostKeySha256 }),
+    ...(row.fileMode === null ? {} : { fileMode: `0${row.fileMode.toString(8)}` }),
     hasSecret: row.secret !== null && row.secret !== "",
   };
 }
@@ -83,6 +87,9 @@ function columns(input: InterfaceInput) {
     sendingFacility: input.sendingFacility,
     receivingApplication: input.receivingApplication,
     receivingFacility: input.receivingFacility,
+    processingId: input.processingId ?? "P",
+    hostKeySha256: input.hostKeySha256 ?? null,
+    fileMode: input.fileMode === undefined ? null : parseInt(input.fileMode, 8),
   };
 }
 
@@ -129,4 +136,35 @@ export async function deleteInterface(db: DbOrTx, tenantId: string, id: string):
     .where(and(eq(interfaces.tenantId, tenantId), eq(interfaces.id, id)))
     .returning({ id: interfaces.id });
   if (deleted.length === 0) throw notFound("Interface");
+}
+
+/**
+ * The connection check of an SFTP interface: the host key the server presents, whether it is the one
+ * confirmed, and with that key whether the account signs in (`checkSftp`). A server that cannot be
+ * reached answers 400 with the reason in words.
+ */
+export async function checkSftpInterface(db: DbOrTx, tenantId: string, id: string): Promise<SftpCheck> {
+  const row = await getInterfaceWithSecret(db, tenantId, id);
+  if (row.type !== "sftp" && row.type !== "cda-sftp") {
+    throw badRequest("Only an SFTP interface has a host key to check.");
+  }
+  try {
+    return await checkSftp(sftpTargetOf(row));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw badRequest(`The SFTP server at ${row.host}:${row.port} could not be reached: ${reason}`);
+  }
+}
+
+/** Where a delivery to an SFTP interface goes: the row's target, host key pin and file mode. */
+export function sftpTargetOf(row: InterfaceRow) {
+  return {
+    host: row.host,
+    port: row.port,
+    username: row.username ?? "",
+    ...(row.secret ? { secret: row.secret } : {}),
+    ...(row.path ? { path: row.path } : {}),
+    ...(row.hostKeySha256 ? { hostKeySha256: row.hostKeySha256 } : {}),
+    ...(row.fileMode === null ? {} : { fileMode: row.fileMode }),
+  };
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { posix } from "node:path";
 import ssh2, { type Attributes, type Connection, type SFTPWrapper } from "ssh2";
 
@@ -12,6 +13,10 @@ export interface SftpPeer {
   files: Map<string, Buffer>;
   /** Every path-changing operation in order, e.g. `OPEN /upload/.x.part`, `RENAME a -> b`. */
   operations: string[];
+  /** The permission bits each file was created or last set with, by absolute path. */
+  modes: Map<string, number>;
+  /** The SHA-256 fingerprint of the server's host key, as `ssh-keygen -l` prints it. */
+  hostKeySha256: string;
   close: () => Promise<void>;
 }
 
@@ -28,6 +33,7 @@ export async function startSftpPeer(options: { port?: number; dirs?: string[] } 
   const files = new Map<string, Buffer>();
   const dirs = new Set(["/", ...(options.dirs ?? ["/upload"])]);
   const operations: string[] = [];
+  const modes = new Map<string, number>();
   const clients = new Set<Connection>();
   const hostKey = ed25519HostKey();
 
@@ -63,11 +69,12 @@ export async function startSftpPeer(options: { port?: number; dirs?: string[] } 
       if (!h) return sftp.status(reqId, STATUS_CODE.FAILURE);
       stat(reqId, h.path);
     });
-    sftp.on("OPEN", (reqId, filename, flags) => {
+    sftp.on("OPEN", (reqId, filename, flags, openAttrs) => {
       const path = resolvePath(filename);
       if (!dirs.has(posix.dirname(path))) return sftp.status(reqId, STATUS_CODE.NO_SUCH_FILE);
       if (flags & OPEN_MODE.WRITE) {
         operations.push(`OPEN ${path}`);
+        if (!files.has(path)) modes.set(path, (openAttrs.mode ?? 0o644) & 0o777);
         if (flags & OPEN_MODE.TRUNC || !files.has(path)) files.set(path, Buffer.alloc(0));
       } else if (!files.has(path)) return sftp.status(reqId, STATUS_CODE.NO_SUCH_FILE);
       sftp.handle(reqId, newHandle({ path, kind: "file" }));
@@ -93,8 +100,15 @@ export async function startSftpPeer(options: { port?: number; dirs?: string[] } 
       handles.delete(handle.readUInt32BE(0));
       sftp.status(reqId, STATUS_CODE.OK);
     });
-    sftp.on("FSETSTAT", (reqId) => sftp.status(reqId, STATUS_CODE.OK));
-    sftp.on("SETSTAT", (reqId) => sftp.status(reqId, STATUS_CODE.OK));
+    sftp.on("FSETSTAT", (reqId, handle, set) => {
+      const h = handleOf(handle);
+      if (h && set.mode !== undefined) modes.set(h.path, set.mode & 0o777);
+      sftp.status(reqId, STATUS_CODE.OK);
+    });
+    sftp.on("SETSTAT", (reqId, p, set) => {
+      if (set.mode !== undefined) modes.set(resolvePath(p), set.mode & 0o777);
+      sftp.status(reqId, STATUS_CODE.OK);
+    });
     sftp.on("RENAME", (reqId, from, to) => {
       const src = resolvePath(from);
       const dst = resolvePath(to);
@@ -104,6 +118,9 @@ export async function startSftpPeer(options: { port?: number; dirs?: string[] } 
       operations.push(`RENAME ${src} -> ${dst}`);
       files.delete(src);
       files.set(dst, file);
+      const mode = modes.get(src);
+      modes.delete(src);
+      if (mode !== undefined) modes.set(dst, mode);
       sftp.status(reqId, STATUS_CODE.OK);
     });
     sftp.on("REMOVE", (reqId, p) => {
@@ -129,7 +146,7 @@ export async function startSftpPeer(options: { port?: number; dirs?: string[] } 
         .map(([p, data]) => ({
           filename: posix.basename(p),
           longname: posix.basename(p),
-          attrs: attrs(FILE_MODE, data.length),
+          attrs: attrs(0o100000 | (modes.get(p) ?? 0o644), data.length),
         }));
       sftp.name(reqId, entries);
     });
@@ -164,6 +181,8 @@ export async function startSftpPeer(options: { port?: number; dirs?: string[] } 
     password,
     files,
     operations,
+    modes,
+    hostKeySha256: fingerprintOf(hostKey),
     close: () =>
       new Promise((resolve) => {
         for (const c of clients) c.end();
@@ -183,4 +202,11 @@ function ed25519HostKey(): string {
       return pair.private;
     }
   }
+}
+
+/** The OpenSSH SHA-256 fingerprint of a private key's public half. */
+function fingerprintOf(privateKey: string): string {
+  const key = utils.parseKey(privateKey);
+  if (key instanceof Error || Array.isArray(key)) throw new Error("the peer's host key cannot be read");
+  return `SHA256:${createHash("sha256").update(key.getPublicSSH()).digest("base64").replace(/=+$/, "")}`;
 }

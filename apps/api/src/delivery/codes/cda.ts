@@ -25,8 +25,22 @@ export const TEMPLATE = {
   smokingStatusObservation: { root: "2.16.840.1.113883.10.20.22.4.78", extension: "2014-06-09" },
 } as const satisfies Record<string, TemplateId>;
 
-/** Document type: LOINC 34133-9, as in the HL7 Example Task Force C-CDA 2.1 document. */
-export const DOCUMENT_CODE = { code: "34133-9", display: "Summarization of Episode Note" } as const;
+/**
+ * Document type: LOINC 51855-5 Patient Note, a note whose author is the patient, as a survey's answers
+ * are. The document carries the US Realm Header template alone, so its code must be one no C-CDA
+ * document template claims: 34133-9 (Summarization of Episode Note) is the CCD's, and a CCD needs its
+ * own template and required sections (C-CDA R2.1 Vol. 2 §1.1, §1.2).
+ */
+export const DOCUMENT_CODE = { code: "51855-5", display: "Patient Note" } as const;
+
+/** Document codes of C-CDA R2.1 document templates; a document using one needs that template too. */
+export const TEMPLATED_DOCUMENT_CODES = {
+  "34133-9": "2.16.840.1.113883.10.20.22.1.2",
+  "11488-4": "2.16.840.1.113883.10.20.22.1.4",
+  "18842-5": "2.16.840.1.113883.10.20.22.1.8",
+  "34117-2": "2.16.840.1.113883.10.20.22.1.3",
+  "11506-3": "2.16.840.1.113883.10.20.22.1.9",
+} as const;
 
 export const CODE_SYSTEM_OID = {
   administrativeGender: "2.16.840.1.113883.5.1",

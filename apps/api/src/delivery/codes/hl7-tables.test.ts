@@ -10,6 +10,7 @@ import {
   MDM_T02,
   ORU_R01,
   PATIENT_CLASS_OUTPATIENT,
+  PROCESSING_IDS,
   RESULT_STATUS_FINAL,
   VALUE_TYPE,
   VALUE_TYPE_ENCAPSULATED,
@@ -43,6 +44,7 @@ describe("HL7 v2 table constants", () => {
     ["0125", [...Object.values(VALUE_TYPE), VALUE_TYPE_ENCAPSULATED]],
     ["0203", Object.values(IDENTIFIER_TYPE)],
     ["0008", [...ACK_CODES]],
+    ["0103", [...PROCESSING_IDS]],
   ])("table %s holds %j", (table, values) => {
     const known = codes(table);
     for (const v of values) expect(known).toContain(v);

@@ -24,7 +24,14 @@ export const PATIENT_CLASS_OUTPATIENT = "O";
 export const RESULT_STATUS_FINAL = "F";
 
 /** Table 0125 Value Type (used in OBX-2). */
-export const VALUE_TYPE = { coded: "CWE", numeric: "NM", text: "ST" } as const;
+export const VALUE_TYPE = {
+  coded: "CWE",
+  numeric: "NM",
+  text: "ST",
+  date: "DT",
+  /** Formatted text: line breaks travel as the `\.br\` escape (HL7 v2.5.1 §2.7.6). */
+  formatted: "FT",
+} as const;
 export type ValueType = (typeof VALUE_TYPE)[keyof typeof VALUE_TYPE];
 
 /** Table 0125 ED: encapsulated data, for a whole document in OBX-5. */
@@ -47,4 +54,17 @@ export type AckCode = (typeof ACK_CODES)[number];
 export const ORDER_CONTROL_RESULTS = "RE";
 
 /** Coding-system names of table 0396 used in CWE components. */
-export const CODING_SYSTEM = { loinc: "LN", snomed: "SCT", local: "L" } as const;
+export const CODING_SYSTEM = { loinc: "LN", snomed: "SCT", local: "L", ucum: "UCUM" } as const;
+
+/** MSH-18 character set (table 0211): the messages are UTF-8. */
+export const CHARACTER_SET_UTF8 = "UNICODE UTF-8";
+
+/** Table 0103 Processing ID: production, training, debugging. */
+export const PROCESSING_IDS = ["P", "T", "D"] as const;
+export type ProcessingId = (typeof PROCESSING_IDS)[number];
+
+/** Table 0301 Universal ID Type of an HD whose universal id is an ISO object identifier. */
+export const UNIVERSAL_ID_TYPE_ISO = "ISO";
+
+/** UCUM unit of a questionnaire score: the annotation `{score}` (a count with no unit). */
+export const UNIT_SCORE = { code: "{score}", text: "{score}", system: "UCUM" } as const;

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { eq } from "drizzle-orm";
 import type { AuditEvent, Patient, SafetyAlert, TabletHandover } from "@core-care/schema";
-import { CORE_CARE_WELLNESS_EXAM_ID, objectId } from "@core-care/survey-engine";
+import { CORE_CARE_WELLNESS_EXAM_ID, coreCareWellnessExam, objectId } from "@core-care/survey-engine";
 import { auditEvents, users } from "../../db/schema.js";
 import { createTestApp, errorFields, login, type TestApp } from "../../../test/helpers.js";
+import { withRequiredAnswers } from "../../../test/awv-answers.js";
 
 let t: TestApp;
 
@@ -81,7 +82,9 @@ describe("GET /api/audit filters", () => {
           surveyId: CORE_CARE_WELLNESS_EXAM_ID,
           patientId,
           isSubmitted: true,
-          answers: { depression: { phq9LittleInterest: "several days", phq9SelfHarm: "several days" } },
+          answers: withRequiredAnswers(coreCareWellnessExam, {
+            depression: { phq9LittleInterest: "several days", phq9SelfHarm: "several days" },
+          }),
         },
       });
       expect(saved.statusCode, saved.body).toBe(200);

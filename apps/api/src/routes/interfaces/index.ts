@@ -1,5 +1,13 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { InterfaceInputSchema, InterfaceListQuerySchema, InterfaceSchema, listOf } from "@core-care/schema";
+import {
+  InterfaceCheckSchema,
+  InterfaceInputSchema,
+  InterfaceListQuerySchema,
+  InterfaceSchema,
+  listOf,
+} from "@core-care/schema";
+import { z } from "zod";
+import { checkSftpInterface } from "../../services/interfaces.js";
 import { authOf } from "../../plugins/auth-context.js";
 import {
   createInterface,
@@ -20,6 +28,24 @@ const interfacesRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const items = await listInterfaces(app.db, authOf(request).tenantId, request.query.type);
       return { items, total: items.length };
+    },
+  );
+
+  // SFTP: reads the server's host key for the admin to confirm (as `hostKeySha256`), and with a confirmed
+  // key whether signing in works. Sends no credential to a server whose key is not the confirmed one.
+  app.post(
+    "/interfaces/:id/check-connection",
+    {
+      schema: {
+        params: z.object({ id: z.string().regex(/^[a-f0-9]{24}$/) }),
+        response: { 200: InterfaceCheckSchema },
+      },
+    },
+    async (request) => {
+      const { tenantId } = authOf(request);
+      const check = await checkSftpInterface(app.db, tenantId, request.params.id);
+      await request.audit("read", "interface", request.params.id);
+      return check;
     },
   );
 

@@ -15,6 +15,7 @@ import reportDataRoutes from "./report.js";
 import { SESSION_COOKIE } from "../../plugins/session.js";
 import { bindHandoverResult, endHandover } from "../../services/handovers.js";
 import { Batcher } from "../../services/batcher.js";
+import { assertAnswersAllowed } from "../../services/answer-check.js";
 import { saveResults, type ResultSave, type SaveAnswer } from "../../services/result-saves.js";
 import { mailSafetyAlerts } from "../../services/safety-alerts.js";
 import {
@@ -65,6 +66,8 @@ const surveyResultsRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { body: SurveyResultSaveRequestSchema, response: { 200: SurveyResultSaveResponseSchema } } },
     async (request, reply) => {
       const saver = saverOf(request);
+      // Answers the survey does not allow are refused before anything is written (400, field named).
+      await assertAnswersAllowed(app.db, saver.tenantId, request.body);
       // The save writes its own audit event in the same statement.
       const save: WeighedSave = {
         tenantId: saver.tenantId,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { and, eq } from "drizzle-orm";
-import { CORE_CARE_WELLNESS_EXAM_ID, objectId } from "@core-care/survey-engine";
+import { CORE_CARE_WELLNESS_EXAM_ID, coreCareWellnessExam, objectId } from "@core-care/survey-engine";
 import type {
   Patient,
   SafetyAlert,
@@ -11,6 +11,10 @@ import type {
 import { createTestApp, errorFields, login, type Session, type TestApp } from "../../../test/helpers.js";
 import { outboxMessages } from "../../../test/mail.js";
 import { auditEvents, safetyAlerts, surveyResults } from "../../db/schema.js";
+import { withRequiredAnswers } from "../../../test/awv-answers.js";
+
+/** Answers a submission of the Core Care Wellness Exam may carry: these plus its required questions. */
+const complete = (answers: Record<string, unknown>) => withRequiredAnswers(coreCareWellnessExam, answers);
 
 let t: TestApp;
 
@@ -100,7 +104,7 @@ describe("POST /api/surveyresults", () => {
       ...base,
       clientRequestId: requestId(),
       isSubmitted: true,
-      answers: { p1: "x", p2: "y", p3: "z" },
+      answers: complete({ p1: "x", p2: "y", p3: "z" }),
     };
     expect((await save(s, submit)).statusCode).toBe(200);
     expect((await save(s, submit)).json()).toEqual({ id });
@@ -108,7 +112,7 @@ describe("POST /api/surveyresults", () => {
       ...base,
       clientRequestId: requestId(),
       isSubmitted: true,
-      answers: { p1: "changed" },
+      answers: complete({ p1: "changed" }),
     });
     expect(change.statusCode).toBe(409);
     const reopen = await save(s, {
@@ -163,7 +167,7 @@ describe("POST /api/surveyresults", () => {
       surveyId: CORE_CARE_WELLNESS_EXAM_ID,
       patientId: patient.id,
       isSubmitted: true,
-      answers,
+      answers: complete(answers),
     });
     const { id } = res.json<{ id: string }>();
     const rows = await t.db
@@ -182,7 +186,9 @@ describe("POST /api/surveyresults", () => {
       surveyId: CORE_CARE_WELLNESS_EXAM_ID,
       patientId: patient.id,
       isSubmitted: true,
-      answers: { depression: { phq9LittleInterest: "not at all", phq9SelfHarm: "nearly every day" } },
+      answers: complete({
+        depression: { phq9LittleInterest: "not at all", phq9SelfHarm: "nearly every day" },
+      }),
     });
     expect(res.statusCode, res.body).toBe(200);
     const { id } = res.json<{ id: string }>();
@@ -308,7 +314,7 @@ describe("POST /api/surveyresults", () => {
         surveyId: CORE_CARE_WELLNESS_EXAM_ID,
         patientId: patient.id,
         isSubmitted,
-        answers: { v },
+        answers: isSubmitted ? complete({ v }) : { v },
       });
     expect((await change(c, 1, true)).statusCode).toBe(200);
     const responses = await Promise.all([
@@ -323,6 +329,66 @@ describe("POST /api/surveyresults", () => {
     expect(await answersOf(a)).toMatchObject({ answers: { v: 2 }, isSubmitted: false });
     expect(await answersOf(b)).toMatchObject({ answers: { v: 3 }, isSubmitted: true });
     expect(await answersOf(c)).toMatchObject({ answers: { v: 1 }, isSubmitted: true });
+  });
+
+  test.each([
+    ["a choice the survey does not offer", { health: { general: "superb" } }, "answers.health.general"],
+    ["a word for a number", { health: { painScore: "eleven" } }, "answers.health.painScore"],
+    ["a number out of range", { health: { painScore: "11" } }, "answers.health.painScore"],
+    [
+      "two answers to a one-answer question",
+      { health: { general: ["good", "fair"] } },
+      "answers.health.general",
+    ],
+  ])("refuses %s with 400 naming the field and stores nothing", async (_name, answers, field) => {
+    const { u, s, patient } = await clinic();
+    const clientRequestId = requestId();
+    const res = await save(s, {
+      clientRequestId,
+      surveyId: CORE_CARE_WELLNESS_EXAM_ID,
+      patientId: patient.id,
+      answers,
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(errorFields(res)).toContain(field);
+    const rows = await t.db
+      .select()
+      .from(surveyResults)
+      .where(and(eq(surveyResults.tenantId, u.tenantId), eq(surveyResults.clientRequestId, clientRequestId)));
+    expect(rows).toEqual([]);
+  });
+
+  test("keeps a partial draft and refuses it as submitted until the required questions that show are answered", async () => {
+    const { s, patient } = await clinic();
+    const body = { surveyId: CORE_CARE_WELLNESS_EXAM_ID, patientId: patient.id };
+    const draft = await save(s, {
+      ...body,
+      clientRequestId: requestId(),
+      answers: { depression: { phq9LittleInterest: "not at all" } },
+    });
+    expect(draft.statusCode, draft.body).toBe(200);
+    const { id } = draft.json<{ id: string }>();
+    const partial = await save(s, {
+      ...body,
+      id,
+      clientRequestId: requestId(),
+      isSubmitted: true,
+      answers: { depression: { phq9LittleInterest: "not at all" } },
+    });
+    expect(partial.statusCode, partial.body).toBe(400);
+    expect(
+      partial.json<{ responseStatus: { errors: unknown[] } }>().responseStatus.errors.length,
+    ).toBeGreaterThan(0);
+    const read = await s.inject({ method: "GET", url: `/api/surveyresults/${id}` });
+    expect(read.json<SurveyResult>().isSubmitted).toBe(false);
+    const whole = await save(s, {
+      ...body,
+      id,
+      clientRequestId: requestId(),
+      isSubmitted: true,
+      answers: complete({ depression: { phq9LittleInterest: "not at all" } }),
+    });
+    expect(whole.statusCode, whole.body).toBe(200);
   });
 
   test("answers 404 for an unknown survey", async () => {

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import type { Me, Patient, TabletHandover } from "@core-care/schema";
-import { CORE_CARE_WELLNESS_EXAM_ID, objectId } from "@core-care/survey-engine";
+import { CORE_CARE_WELLNESS_EXAM_ID, coreCareWellnessExam, objectId } from "@core-care/survey-engine";
 import { auditEvents, tabletHandovers } from "../../db/schema.js";
 import { endIdleHandovers } from "../../services/handovers.js";
+import { withRequiredAnswers } from "../../../test/awv-answers.js";
 import {
   asSession,
   createTestApp,
@@ -184,7 +185,11 @@ describe("the tablet patient credential", () => {
     const submit = await tablet.inject({
       method: "POST",
       url: "/api/surveyresults",
-      payload: saveBody(handover, { id, isSubmitted: true, answers: { nickname: "Tess T" } }),
+      payload: saveBody(handover, {
+        id,
+        isSubmitted: true,
+        answers: withRequiredAnswers(coreCareWellnessExam, { nickname: "Tess T" }),
+      }),
     });
     expect(submit.statusCode).toBe(200);
     expect((await tablet.inject({ method: "GET", url: "/api/tablet/handover" })).statusCode).toBe(401);

@@ -46,3 +46,32 @@ describe("answerRows", () => {
     ]);
   });
 });
+
+describe("answerRows of a checkbox group whose choices have fields of their own", () => {
+  test("shows one row of the chosen labels under the question, never the raw field", () => {
+    const pain = {
+      pages: [
+        {
+          id: "p",
+          title: "Pain",
+          conditions: [],
+          questions: [
+            {
+              id: "q",
+              type: "checkbox",
+              fieldName: "pain.locations",
+              title: "Where do you hurt?",
+              choices: [
+                { value: "head", label: "Head", fieldName: "pain.locations0" },
+                { value: "lowerBack", label: "Lower back", fieldName: "pain.locations7" },
+              ],
+            },
+          ],
+        },
+      ],
+    } as unknown as Parameters<typeof answerRows>[1];
+    expect(answerRows({ pain: { locations7: "lowerBack" } }, pain)).toEqual([
+      { path: "pain.locations", question: "Where do you hurt?", answer: "Lower back" },
+    ]);
+  });
+});
