@@ -163,6 +163,11 @@ export const PERMISSIONS = {
   "PUT /api/interfaces/:id": { staff: ADMINS },
   "DELETE /api/interfaces/:id": { staff: ADMINS },
 
+  // Inbound HL7 from the practice's EHR: where it is received and what came (the log names MRNs).
+  "GET /api/inbound-messages": { staff: ADMINS },
+  "GET /api/inbound-facilities": { staff: ADMINS },
+  "PUT /api/inbound-facilities": { staff: ADMINS },
+
   "GET /api/alerts": { staff: USERS },
   // Acknowledging a self-harm alert says a clinician has acted on it: admins, or users where allowed.
   "POST /api/alerts/:id/acknowledge": { staff: ADMINS, usersIf: "acknowledgeAlerts" },
