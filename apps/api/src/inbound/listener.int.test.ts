@@ -1,4 +1,5 @@
 import { Socket } from "node:net";
+import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { InboundMessage, Patient } from "@core-care/schema";
 import type { InboundHl7Config } from "../config.js";
@@ -149,8 +150,16 @@ describe("inbound HL7 ADT over MLLP", () => {
   const allPatients = async (session: Session) =>
     (await session.inject({ method: "GET", url: "/api/patients" })).json<{ items: Patient[] }>().items;
 
+  const logLines: string[] = [];
+  const logStream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logLines.push(chunk.toString("utf8"));
+      done();
+    },
+  });
+
   beforeAll(async () => {
-    t = await createTestApp({ config: { inboundHl7: INBOUND } });
+    t = await createTestApp({ config: { inboundHl7: INBOUND, logLevel: "info" }, logStream });
     port = t.app.inboundListener!.port()!;
     tenant = await t.createTestTenant({ role: "admin" });
     admin = await login(t.app, tenant.email);
@@ -368,5 +377,14 @@ describe("inbound HL7 ADT over MLLP", () => {
     expect(bad.json().responseStatus.errors[0].field).toBe("facilities.0.facility");
     const mine = await admin.inject({ method: "GET", url: "/api/inbound-facilities" });
     expect(mine.json()).toEqual({ facilities: [{ facility: FACILITY, application: "CORECARE" }] });
+  });
+
+  test("the server's log says each message's outcome and none of its patient data", () => {
+    const text = logLines.join("");
+    expect(text).toContain('"outcome":"AA"');
+    expect(text).toContain('"errorField":"PID-7"');
+    for (const phi of ["Doe", "Jane", "jane.doe", "19800214", "1980-02-14", "Main St", "5551234", "MRN-", "Muñoz"]) {
+      expect(text).not.toContain(phi);
+    }
   });
 });
