@@ -82,7 +82,11 @@ function birthDate(value: string): string {
   if (match === null) refuse("PID-7", "Must be a date of birth (YYYYMMDD).");
   const [, y, m, d] = match as RegExpExecArray;
   const date = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
-  if (date.getUTCFullYear() !== Number(y) || date.getUTCMonth() + 1 !== Number(m) || date.getUTCDate() !== Number(d)) {
+  if (
+    date.getUTCFullYear() !== Number(y) ||
+    date.getUTCMonth() + 1 !== Number(m) ||
+    date.getUTCDate() !== Number(d)
+  ) {
     refuse("PID-7", "Must be a date of birth (YYYYMMDD).");
   }
   return `${y}-${m}-${d}`;
@@ -93,20 +97,23 @@ function telephone(components: string[]): string {
   const area = components[5]?.trim() ?? "";
   const local = components[6]?.trim() ?? "";
   if (local !== "") {
-    if (/^\d{3}$/.test(area) && /^\d{7}$/.test(local)) return `${area}-${local.slice(0, 3)}-${local.slice(3)}`;
+    if (/^\d{3}$/.test(area) && /^\d{7}$/.test(local))
+      return `${area}-${local.slice(0, 3)}-${local.slice(3)}`;
     return [area, local].filter((p) => p !== "").join(" ");
   }
   return components[0]?.trim() ?? "";
 }
 
 function readPid(message: Hl7Message): PidChanges {
-  if (message.segment("PID") === undefined) refuse("PID", "The message has no PID segment.", "segmentSequence");
+  if (message.segment("PID") === undefined)
+    refuse("PID", "The message has no PID segment.", "segmentSequence");
 
   // PID-3: the repetition typed MR, or the first.
   const ids = message.repetitions("PID", 3);
   const mrnRep = ids.find((rep) => rep[4] === MRN_IDENTIFIER_TYPE) ?? ids[0];
   const mrn = mrnRep?.[0]?.trim() ?? "";
-  if (mrn === "" || mrn === HL7_NULL) refuse("PID-3", "The medical record number is missing.", "requiredField");
+  if (mrn === "" || mrn === HL7_NULL)
+    refuse("PID-3", "The medical record number is missing.", "requiredField");
 
   const changes: PidChanges = {
     mrn,
@@ -170,7 +177,8 @@ function readPid(message: Hl7Message): PidChanges {
       break;
     case "present": {
       const race = coded(message.repetitions("PID", 10)[0] ?? [], RACE_FROM_CDC, RACES);
-      if (race === undefined) refuse("PID-10", "Must be a CDC race code or one of the portal's races.", "tableValue");
+      if (race === undefined)
+        refuse("PID-10", "Must be a CDC race code or one of the portal's races.", "tableValue");
       changes.race = race;
       break;
     }

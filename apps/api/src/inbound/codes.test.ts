@@ -48,6 +48,7 @@ describe("inbound HL7 codes", () => {
     for (const race of Object.values(RACE_FROM_CDC)) expect(RACES).toContain(race);
     for (const ethnicity of Object.values(ETHNICITY_FROM_HL7)) expect(ETHNICITIES).toContain(ethnicity);
     // CDC Race & Ethnicity Code Set 1.0 codes: nnnn-n with a check digit.
-    for (const code of [...Object.keys(RACE_FROM_CDC), "2135-2", "2186-5"]) expect(code).toMatch(/^\d{4}-\d$/);
+    for (const code of [...Object.keys(RACE_FROM_CDC), "2135-2", "2186-5"])
+      expect(code).toMatch(/^\d{4}-\d$/);
   });
 });

@@ -43,7 +43,14 @@ export type Hl7ErrorCode = keyof typeof HL7_ERROR;
  * Table 0001 administrative sex onto the portal's F, M, U: other (O), ambiguous (A) and not applicable
  * (N) have no value of their own in the portal (SPEC 3) and are kept as unknown.
  */
-export const SEX_FROM_HL7: Record<string, Patient["sex"]> = { F: "F", M: "M", U: "U", O: "U", A: "U", N: "U" };
+export const SEX_FROM_HL7: Record<string, Patient["sex"]> = {
+  F: "F",
+  M: "M",
+  U: "U",
+  O: "U",
+  A: "U",
+  N: "U",
+};
 
 /** CDC race codes onto the portal's race list (SPEC 3); the list's own words are taken as they are. */
 export const RACE_FROM_CDC: Record<string, NonNullable<Patient["race"]>> = {

@@ -48,7 +48,9 @@ describe("buildAck", () => {
       error: { location: "PID-11.4", code: "dataType" },
     });
     const [msh, msa, err] = ack.split("\r");
-    expect(msh).toMatch(/^MSH\|\^~\\&\|CORECARE\|FAC\|EPIC\|NORTH\^1\.2\.3\^ISO\|\d{14}\|\|ACK\^A08\^ACK\|A[0-9a-f]{18}\|P\|2\.5\.1$/);
+    expect(msh).toMatch(
+      /^MSH\|\^~\\&\|CORECARE\|FAC\|EPIC\|NORTH\^1\.2\.3\^ISO\|\d{14}\|\|ACK\^A08\^ACK\|A[0-9a-f]{18}\|P\|2\.5\.1$/,
+    );
     expect(msa).toBe("MSA|AE|X\\F\\1|PID-11.4: Invalid option");
     expect(err).toBe("ERR||PID^1^11^1^4|102^Data type error^HL70357|E||||PID-11.4: Invalid option");
     expect(ack.endsWith("\r")).toBe(true);

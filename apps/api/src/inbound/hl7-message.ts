@@ -40,7 +40,8 @@ export class Hl7Message {
 
   /** Splits a message into segments and fields; throws Hl7ReadError when MSH or a segment is broken. */
   static parse(text: string): Hl7Message {
-    if (!text.startsWith("MSH")) throw new Hl7ReadError("The message does not begin with MSH.", "MSH", "segmentSequence");
+    if (!text.startsWith("MSH"))
+      throw new Hl7ReadError("The message does not begin with MSH.", "MSH", "segmentSequence");
     const encoding = text.slice(3, 8);
     const [field, component, repetition, escape, subcomponent] = [...encoding];
     const chars = [field, component, repetition, escape, subcomponent];
@@ -56,7 +57,11 @@ export class Hl7Message {
       .filter((s) => s !== "")
       .map((s, index) => {
         if (!/^[A-Z][A-Z0-9]{2}$/.test(s.slice(0, 3)) || (s.length > 3 && s[3] !== delimiters.field)) {
-          throw new Hl7ReadError(`Segment ${index + 1} is not an HL7 segment.`, `segment ${index + 1}`, "segmentSequence");
+          throw new Hl7ReadError(
+            `Segment ${index + 1} is not an HL7 segment.`,
+            `segment ${index + 1}`,
+            "segmentSequence",
+          );
         }
         return s.split(delimiters.field);
       });

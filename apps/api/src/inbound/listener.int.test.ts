@@ -138,7 +138,10 @@ describe("inbound HL7 ADT over MLLP", () => {
   let admin: Session;
 
   const patientsWithMrn = async (session: Session, mrn: string): Promise<Patient[]> => {
-    const response = await session.inject({ method: "GET", url: `/api/patients?q=${encodeURIComponent(mrn)}` });
+    const response = await session.inject({
+      method: "GET",
+      url: `/api/patients?q=${encodeURIComponent(mrn)}`,
+    });
     expect(response.statusCode).toBe(200);
     return response.json<{ items: Patient[] }>().items.filter((p) => p.mrn === mrn);
   };
@@ -225,18 +228,24 @@ describe("inbound HL7 ADT over MLLP", () => {
     ]);
     // The ACK echoes the control id and swaps sender and receiver.
     expect(readAck(first).controlId).toBe(rows[1]!.controlId);
-    expect(readAck(first).msh).toMatch(new RegExp(`^MSH\\|\\^~\\\\&\\|CORECARE\\|${FACILITY}\\|EPIC\\|NORTH CLINIC\\|`));
+    expect(readAck(first).msh).toMatch(
+      new RegExp(`^MSH\\|\\^~\\\\&\\|CORECARE\\|${FACILITY}\\|EPIC\\|NORTH CLINIC\\|`),
+    );
   });
 
   test("a bad birth date answers AE naming PID-7, and changes nothing", async () => {
     const mrn = `MRN-${nextControlId()}`;
     const client = await MllpClient.open(port);
-    const ack = readAck(await client.send(adt({ controlId: nextControlId(), mrn, facility: FACILITY, pid: { 7: "19801345" } })));
+    const ack = readAck(
+      await client.send(adt({ controlId: nextControlId(), mrn, facility: FACILITY, pid: { 7: "19801345" } })),
+    );
     client.close();
     expect(ack).toMatchObject({ code: "AE", errLocation: "PID^1^7^1", errCode: "102" });
     expect(ack.text).toContain("PID-7");
     expect(await patientsWithMrn(admin, mrn)).toEqual([]);
-    const [row] = (await log(admin)).filter((r) => r.patientMrn === mrn || r.error?.includes("PID-7") === true);
+    const [row] = (await log(admin)).filter(
+      (r) => r.patientMrn === mrn || r.error?.includes("PID-7") === true,
+    );
     expect(row).toMatchObject({ outcome: "AE", errorField: "PID-7" });
   });
 
@@ -262,10 +271,14 @@ describe("inbound HL7 ADT over MLLP", () => {
     );
     expect(unknown).toMatchObject({ code: "AR", errLocation: "MSH^1^6^1", errCode: "204" });
     const oru = readAck(
-      await client.send(adt({ controlId: nextControlId(), mrn: "X2", facility: FACILITY, type: "ORU", event: "R01" })),
+      await client.send(
+        adt({ controlId: nextControlId(), mrn: "X2", facility: FACILITY, type: "ORU", event: "R01" }),
+      ),
     );
     expect(oru).toMatchObject({ code: "AR", errLocation: "MSH^1^9^1^1", errCode: "200" });
-    const a01 = readAck(await client.send(adt({ controlId: nextControlId(), mrn: "X3", facility: FACILITY, event: "A01" })));
+    const a01 = readAck(
+      await client.send(adt({ controlId: nextControlId(), mrn: "X3", facility: FACILITY, event: "A01" })),
+    );
     expect(a01).toMatchObject({ code: "AR", errLocation: "MSH^1^9^1^2", errCode: "201" });
     client.close();
     expect(await allPatients(admin)).toEqual(before);
@@ -277,14 +290,20 @@ describe("inbound HL7 ADT over MLLP", () => {
 
     const client = await MllpClient.open(port);
     expect(readAck(await client.send("hello, this is not HL7")).code).toBe("AR");
-    const broken = adt({ controlId: nextControlId(), mrn: "B1", facility: FACILITY }).replace("EVN|", "E\u0000N|");
+    const broken = adt({ controlId: nextControlId(), mrn: "B1", facility: FACILITY }).replace(
+      "EVN|",
+      "E\u0000N|",
+    );
     expect(readAck(await client.send(broken))).toMatchObject({ code: "AR", errCode: "100" });
     const badDelimiters = "MSH|^^^^|EPIC|X|CORECARE|" + FACILITY + "|2026||ADT^A04|Z1|P|2.5.1";
     expect(readAck(await client.send(badDelimiters)).code).toBe("AR");
     // Latin-1 bytes in a message that declares UTF-8.
     const latin1 = Buffer.concat([
       Buffer.from([MLLP_START]),
-      Buffer.from(adt({ controlId: nextControlId(), mrn: "B2", facility: FACILITY, pid: { 5: "Muñoz^José" } }), "latin1"),
+      Buffer.from(
+        adt({ controlId: nextControlId(), mrn: "B2", facility: FACILITY, pid: { 5: "Muñoz^José" } }),
+        "latin1",
+      ),
       MLLP_END,
     ]);
     expect(readAck(await client.send(latin1))).toMatchObject({ code: "AR", errLocation: "MSH^1^18^1" });
@@ -298,7 +317,12 @@ describe("inbound HL7 ADT over MLLP", () => {
     await big.closed;
     // Over the size limit and ended (10 MB): closed too.
     const huge = await MllpClient.open(port);
-    const tenMb = adt({ controlId: nextControlId(), mrn: "HUGE", facility: FACILITY, pid: { 6: "x".repeat(10 * 1024 * 1024) } });
+    const tenMb = adt({
+      controlId: nextControlId(),
+      mrn: "HUGE",
+      facility: FACILITY,
+      pid: { 6: "x".repeat(10 * 1024 * 1024) },
+    });
     huge.write(frameMllp(tenMb));
     await huge.closed;
 
@@ -323,7 +347,9 @@ describe("inbound HL7 ADT over MLLP", () => {
     // Still up: a good message is applied.
     const mrn = `MRN-${nextControlId()}`;
     const after = await MllpClient.open(port);
-    expect(readAck(await after.send(adt({ controlId: nextControlId(), mrn, facility: FACILITY }))).code).toBe("AA");
+    expect(readAck(await after.send(adt({ controlId: nextControlId(), mrn, facility: FACILITY }))).code).toBe(
+      "AA",
+    );
     after.close();
     const patientsNow = await allPatients(admin);
     expect(patientsNow.filter((p) => p.mrn !== mrn)).toEqual(before);
@@ -338,9 +364,7 @@ describe("inbound HL7 ADT over MLLP", () => {
       const secondPort = second.app.inboundListener!.port()!;
       const mrn = `MRN-${nextControlId()}`;
       const message = adt({ controlId: nextControlId(), mrn, facility: FACILITY });
-      const clients = await Promise.all(
-        [port, secondPort, port, secondPort].map((p) => MllpClient.open(p)),
-      );
+      const clients = await Promise.all([port, secondPort, port, secondPort].map((p) => MllpClient.open(p)));
       const acks = await Promise.all(clients.map((c) => c.send(message)));
       for (const c of clients) c.close();
       expect(new Set(acks).size).toBe(1);
@@ -383,7 +407,17 @@ describe("inbound HL7 ADT over MLLP", () => {
     const text = logLines.join("");
     expect(text).toContain('"outcome":"AA"');
     expect(text).toContain('"errorField":"PID-7"');
-    for (const phi of ["Doe", "Jane", "jane.doe", "19800214", "1980-02-14", "Main St", "5551234", "MRN-", "Muñoz"]) {
+    for (const phi of [
+      "Doe",
+      "Jane",
+      "jane.doe",
+      "19800214",
+      "1980-02-14",
+      "Main St",
+      "5551234",
+      "MRN-",
+      "Muñoz",
+    ]) {
       expect(text).not.toContain(phi);
     }
   });

@@ -13,7 +13,9 @@ import { listInboundMessages } from "./service.js";
 const inboundRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/inbound-messages",
-    { schema: { querystring: InboundMessageListQuerySchema, response: { 200: listOf(InboundMessageSchema) } } },
+    {
+      schema: { querystring: InboundMessageListQuerySchema, response: { 200: listOf(InboundMessageSchema) } },
+    },
     async (request) => {
       const page = await listInboundMessages(app.db, authOf(request).tenantId, request.query);
       // The log names patients by MRN: reading it is a read of patient data.

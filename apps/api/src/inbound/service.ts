@@ -50,7 +50,12 @@ function declaredCharset(bytes: Buffer): string {
   const end = bytes.findIndex((b) => b === 0x0d || b === 0x0a);
   const msh = bytes.subarray(0, end === -1 ? Math.min(bytes.length, 4096) : end).toString("latin1");
   const separator = msh[3] ?? "|";
-  return (msh.split(separator)[17] ?? "").split(msh[4] ?? "^")[0]?.trim().toUpperCase() ?? "";
+  return (
+    (msh.split(separator)[17] ?? "")
+      .split(msh[4] ?? "^")[0]
+      ?.trim()
+      .toUpperCase() ?? ""
+  );
 }
 
 const reject = (header: AckHeader, text: string, location: string, code: Hl7ErrorCode): InboundAnswer => ({
@@ -69,7 +74,8 @@ export async function tenantForFacility(
     .from(tenants)
     .where(isNotNull(sql`${tenants.settings}->'inboundFacilities'`));
   // HD: namespace id (component 1) or universal id (component 2, an OID), compared without case.
-  const names = (hd: string[]) => [hd[0], hd[1]].filter((v) => v !== undefined && v !== "").map((v) => v!.toLowerCase());
+  const names = (hd: string[]) =>
+    [hd[0], hd[1]].filter((v) => v !== undefined && v !== "").map((v) => v!.toLowerCase());
   const facilityNames = names(facility);
   const applicationNames = names(application);
   const matches = rows.filter((row) =>
@@ -103,7 +109,9 @@ async function findByMrn(tx: Tx, tenantId: string, mrn: string): Promise<Patient
 async function applyAdt(tx: Tx, tenantId: string, message: Hl7Message, event: AdtEvent): Promise<Applied> {
   const read = readPatient(message);
   if (!read.ok) {
-    return { content: { code: "AE", text: `${read.error.location}: ${read.error.message}`, error: read.error } };
+    return {
+      content: { code: "AE", text: `${read.error.location}: ${read.error.message}`, error: read.error },
+    };
   }
   const { mrn } = read.changes;
   const current = await findByMrn(tx, tenantId, mrn);
@@ -247,8 +255,10 @@ export async function receiveMessage(db: Db, bytes: Buffer): Promise<InboundAnsw
     return reject(EMPTY_HEADER, error.message, error.location, error.code);
   }
   const header = headerOf(message);
-  if (header.controlId === "") return reject(header, "MSH-10 (message control id) is missing.", "MSH-10", "requiredField");
-  if (!header.version.startsWith("2.")) return reject(header, "MSH-12 is not an HL7 v2 version.", "MSH-12", "unsupportedVersion");
+  if (header.controlId === "")
+    return reject(header, "MSH-10 (message control id) is missing.", "MSH-10", "requiredField");
+  if (!header.version.startsWith("2."))
+    return reject(header, "MSH-12 is not an HL7 v2 version.", "MSH-12", "unsupportedVersion");
 
   const tenantId = await tenantForFacility(db, header.receivingApplication, header.receivingFacility);
   if (tenantId === undefined || tenantId === "ambiguous") {

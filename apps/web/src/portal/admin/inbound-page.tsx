@@ -40,7 +40,8 @@ const COLUMNS: Column<InboundMessage>[] = [
           <>
             <br />
             <span className="hint">
-              Sent {m.received} times, last <time dateTime={m.lastReceivedAt}>{formatDateTime(m.lastReceivedAt)}</time>
+              Sent {m.received} times, last{" "}
+              <time dateTime={m.lastReceivedAt}>{formatDateTime(m.lastReceivedAt)}</time>
             </span>
           </>
         )}
@@ -190,7 +191,11 @@ function FacilitiesForm() {
             {saved}
           </p>
           <div className="form-actions">
-            <button type="button" className="button" onClick={() => setRows([...rows, rowOf({ facility: "" })])}>
+            <button
+              type="button"
+              className="button"
+              onClick={() => setRows([...rows, rowOf({ facility: "" })])}
+            >
               Add a facility
             </button>
             <button type="submit" className="button primary" disabled={saving}>
@@ -278,7 +283,12 @@ export default function InboundPage() {
       />
       {data && data.total > LOG_PAGE && (
         <nav className="pager" aria-label="Pages">
-          <button type="button" className="button small" disabled={page <= 1} onClick={() => go({ page: page - 1 })}>
+          <button
+            type="button"
+            className="button small"
+            disabled={page <= 1}
+            onClick={() => go({ page: page - 1 })}
+          >
             Previous
           </button>
           <span>
