@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { InboundMessage, Patient } from "@core-care/schema";
 import type { InboundHl7Config } from "../config.js";
 import { frameMllp, MLLP_END, MLLP_START } from "../delivery/mllp.js";
-import { createTestApp, login, type Session, type TestApp, type TestTenant } from "../../test/helpers.js";
+import {
+  createTestApp,
+  errorFields,
+  login,
+  type Session,
+  type TestApp,
+  type TestTenant,
+} from "../../test/helpers.js";
 
 const INBOUND: InboundHl7Config = {
   port: 0,
@@ -391,14 +398,14 @@ describe("inbound HL7 ADT over MLLP", () => {
       payload: { facilities: [{ facility: FACILITY.toLowerCase() }] },
     });
     expect(taken.statusCode).toBe(409);
-    expect(taken.json().responseStatus.errors[0].field).toBe("facilities.0.facility");
+    expect(errorFields(taken)).toEqual(["facilities.0.facility"]);
     const bad = await otherAdmin.inject({
       method: "PUT",
       url: "/api/inbound-facilities",
       payload: { facilities: [{ facility: "A|B" }] },
     });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().responseStatus.errors[0].field).toBe("facilities.0.facility");
+    expect(errorFields(bad)).toEqual(["facilities.0.facility"]);
     const mine = await admin.inject({ method: "GET", url: "/api/inbound-facilities" });
     expect(mine.json()).toEqual({ facilities: [{ facility: FACILITY, application: "CORECARE" }] });
   });

@@ -68,7 +68,7 @@ export async function tenantForFacility(
   db: Db,
   application: string[],
   facility: string[],
-): Promise<string | "ambiguous" | undefined> {
+): Promise<{ tenantId: string } | "ambiguous" | undefined> {
   const rows = await db
     .select({ id: tenants.id, facilities: sql<InboundFacility[]>`${tenants.settings}->'inboundFacilities'` })
     .from(tenants)
@@ -86,7 +86,8 @@ export async function tenantForFacility(
     ),
   );
   if (matches.length > 1) return "ambiguous";
-  return matches[0]?.id;
+  const [match] = matches;
+  return match === undefined ? undefined : { tenantId: match.id };
 }
 
 interface Applied {
@@ -260,11 +261,11 @@ export async function receiveMessage(db: Db, bytes: Buffer): Promise<InboundAnsw
   if (!header.version.startsWith("2."))
     return reject(header, "MSH-12 is not an HL7 v2 version.", "MSH-12", "unsupportedVersion");
 
-  const tenantId = await tenantForFacility(db, header.receivingApplication, header.receivingFacility);
-  if (tenantId === undefined || tenantId === "ambiguous") {
+  const found = await tenantForFacility(db, header.receivingApplication, header.receivingFacility);
+  if (found === undefined || found === "ambiguous") {
     return reject(
       header,
-      tenantId === undefined
+      found === undefined
         ? "The receiving facility (MSH-6) is not known here."
         : "The receiving facility (MSH-6) names more than one practice.",
       "MSH-6",
@@ -272,6 +273,7 @@ export async function receiveMessage(db: Db, bytes: Buffer): Promise<InboundAnsw
     );
   }
 
+  const { tenantId } = found;
   const type = message.repetitions("MSH", 9)[0] ?? [];
   const event = (type[1] ?? "").trim() as AdtEvent;
   return applyOnce(db, tenantId, message, header, async (tx) => {
