@@ -384,6 +384,25 @@ describe("inbound HL7 ADT over MLLP", () => {
     }
   });
 
+  test("two messages creating one new MRN at once on two servers make one patient, created then updated", async () => {
+    const second = await createTestApp({ database: t.database, config: { inboundHl7: INBOUND } });
+    try {
+      const mrn = `MRN-${nextControlId()}`;
+      const ports = [port, second.app.inboundListener!.port()!, port, second.app.inboundListener!.port()!];
+      const clients = await Promise.all(ports.map((p) => MllpClient.open(p)));
+      const acks = await Promise.all(
+        clients.map((c) => c.send(adt({ controlId: nextControlId(), mrn, facility: FACILITY }))),
+      );
+      for (const c of clients) c.close();
+      expect(acks.map((a) => readAck(a).code)).toEqual(["AA", "AA", "AA", "AA"]);
+      expect(await patientsWithMrn(admin, mrn)).toHaveLength(1);
+      const actions = (await log(admin)).filter((r) => r.patientMrn === mrn).map((r) => r.action);
+      expect(actions.sort()).toEqual(["created", "updated", "updated", "updated"]);
+    } finally {
+      await second.close();
+    }
+  });
+
   test("the log and the facilities are the practice's own and admins' only", async () => {
     const other = await t.createTestTenant({ role: "admin" });
     const otherAdmin = await login(t.app, other.email);
@@ -406,6 +425,19 @@ describe("inbound HL7 ADT over MLLP", () => {
     });
     expect(bad.statusCode).toBe(400);
     expect(errorFields(bad)).toEqual(["facilities.0.facility"]);
+    // A system administrator's edit of a practice is held to the same rule.
+    const sys = await t.createTestTenant({ role: "sysAdmin" });
+    const sysSession = await login(t.app, sys.email);
+    const edit = await sysSession.inject({
+      method: "PUT",
+      url: `/api/tenants/${other.tenantId}`,
+      payload: {
+        name: "Other",
+        settings: { inboundFacilities: [{ facility: FACILITY, application: "CORECARE" }] },
+      },
+    });
+    expect(edit.statusCode).toBe(409);
+    expect(errorFields(edit)).toEqual(["facilities.0.facility"]);
     const mine = await admin.inject({ method: "GET", url: "/api/inbound-facilities" });
     expect(mine.json()).toEqual({ facilities: [{ facility: FACILITY, application: "CORECARE" }] });
   });

@@ -97,6 +97,14 @@ interface Applied {
   patientId?: string;
 }
 
+/** A new patient's MRN was taken by a message applied at the same time. */
+class MrnTaken extends Error {
+  constructor() {
+    super("the MRN was created by another message meanwhile");
+    this.name = "MrnTaken";
+  }
+}
+
 async function findByMrn(tx: Tx, tenantId: string, mrn: string): Promise<Patient | undefined> {
   const [row] = await tx
     .select({ id: patients.id })
@@ -141,8 +149,9 @@ async function applyAdt(tx: Tx, tenantId: string, message: Hl7Message, event: Ad
     });
     return { content: { code: "AA", text: "" }, action, patientMrn: mrn, patientId: saved.id };
   } catch (error) {
-    // Unique violations are not AppErrors' business here: the caller retries the whole message.
-    if (!(error instanceof AppError) || isUniqueViolation(error)) throw error;
+    // Another message created this MRN since it was looked up: the whole message runs again, as an update.
+    if (current === undefined && error instanceof AppError && error.statusCode === 409) throw new MrnTaken();
+    if (!(error instanceof AppError)) throw error;
     return {
       content: {
         code: "AE",
@@ -300,14 +309,14 @@ export async function receiveMessage(db: Db, bytes: Buffer): Promise<InboundAnsw
 }
 
 /**
- * `receiveMessage`, with a unique violation of a patient's MRN (two messages creating the same MRN at
- * once) retried once, when the other patient has been committed and the message becomes an update.
+ * `receiveMessage`, run again once when two messages created the same new MRN at once: its transaction
+ * (log row included) has rolled back, the other patient is committed, and the message becomes an update.
  */
 export async function receiveMessageRetrying(db: Db, bytes: Buffer): Promise<InboundAnswer> {
   try {
     return await receiveMessage(db, bytes);
   } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
+    if (!(error instanceof MrnTaken) && !isUniqueViolation(error)) throw error;
     return receiveMessage(db, bytes);
   }
 }
