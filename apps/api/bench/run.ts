@@ -129,6 +129,7 @@ async function benchApp(database: Database, label: string, patientId: string): P
     workers: 1,
     metricsToken: undefined,
     shutdownTimeoutSeconds: 30,
+    inboundHl7: undefined,
   };
   const app = await buildApp(config, { database });
   const address = await app.listen({ port: 0, host: "127.0.0.1" });

@@ -32,6 +32,8 @@ import usersRoutes from "./routes/users/index.js";
 import healthRoutes from "./routes/health/index.js";
 import deliveryRoutes from "./delivery/routes.js";
 import deliveryWorkerPlugin from "./delivery/plugin.js";
+import inboundRoutes from "./inbound/routes.js";
+import inboundListenerPlugin from "./inbound/plugin.js";
 import { isEmptyDatabase, pointDemoInterface, seedDemoData } from "./seed.js";
 import { upgradeBuiltinSurveys } from "./services/builtin-surveys.js";
 import { startDemoReceiver } from "./delivery/demo-receiver.js";
@@ -82,6 +84,7 @@ const ROUTES = [
   teleAwvRoutes,
   tabletRoutes,
   deliveryRoutes,
+  inboundRoutes,
 ];
 
 /** Builds the Fastify app; only src/server.ts listens. */
@@ -121,6 +124,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(accessPlugin);
   await app.register(noStorePlugin);
   await app.register(deliveryWorkerPlugin);
+  await app.register(inboundListenerPlugin);
   await app.register(openapiPlugin);
   await app.register(metricsPlugin);
 

@@ -46,6 +46,20 @@ export interface Config {
   metricsToken: string | undefined;
   /** How long a SIGTERM waits for in-flight requests and deliveries before the process exits anyway. */
   shutdownTimeoutSeconds: number;
+  /** The inbound HL7 listener (ADT from the practices' EHRs over MLLP); absent when it is off. */
+  inboundHl7: InboundHl7Config | undefined;
+}
+
+/** Where the inbound MLLP listener listens and how much it takes (src/inbound/README.md). */
+export interface InboundHl7Config {
+  port: number;
+  host: string;
+  /** The largest message taken; a longer one closes its connection unread. */
+  maxMessageBytes: number;
+  /** Connections open at once; more are closed on arrival. */
+  maxConnections: number;
+  /** A connection that sends nothing for this long is closed. */
+  idleTimeoutSeconds: number;
 }
 
 const blankToUndefined = (v: unknown) => (v === "" ? undefined : v);
@@ -76,6 +90,16 @@ const EnvSchema = z.object({
   WORKERS: z.coerce.number().int().min(1).max(64).default(1),
   METRICS_TOKEN: z.preprocess(blankToUndefined, z.string().min(32).optional()),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(30),
+  INBOUND_HL7_PORT: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(65535).optional()),
+  INBOUND_HL7_HOST: z.string().min(1).default("127.0.0.1"),
+  INBOUND_HL7_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(1024 * 1024),
+  INBOUND_HL7_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(10_000).default(50),
+  INBOUND_HL7_IDLE_SECONDS: z.coerce.number().int().min(1).default(300),
 });
 
 /** Reads the session secret from DATA_DIR, making and keeping one on first start. */
@@ -143,5 +167,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: e.WORKERS,
     metricsToken: e.METRICS_TOKEN,
     shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS,
+    inboundHl7:
+      e.INBOUND_HL7_PORT === undefined
+        ? undefined
+        : {
+            port: e.INBOUND_HL7_PORT,
+            host: e.INBOUND_HL7_HOST,
+            maxMessageBytes: e.INBOUND_HL7_MAX_BYTES,
+            maxConnections: e.INBOUND_HL7_MAX_CONNECTIONS,
+            idleTimeoutSeconds: e.INBOUND_HL7_IDLE_SECONDS,
+          },
   };
 }

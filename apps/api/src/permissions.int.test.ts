@@ -809,6 +809,25 @@ const CASES: Record<PermissionKey, Case> = {
     }),
   },
 
+  "GET /api/inbound-messages": {
+    ok: 200,
+    foreign: 200,
+    request: () => ({ method: "GET", url: "/api/inbound-messages" }),
+  },
+  "GET /api/inbound-facilities": {
+    ok: 200,
+    foreign: 200,
+    request: () => ({ method: "GET", url: "/api/inbound-facilities" }),
+  },
+  "PUT /api/inbound-facilities": {
+    ok: 200,
+    foreign: 200,
+    request: () => ({
+      method: "PUT",
+      url: "/api/inbound-facilities",
+      payload: { facilities: [{ facility: `F${unique()}` }] },
+    }),
+  },
   "GET /api/alerts": { ok: 200, foreign: 200, request: () => ({ method: "GET", url: "/api/alerts" }) },
   "POST /api/alerts/:id/acknowledge": {
     ok: 204,

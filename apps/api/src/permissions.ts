@@ -168,6 +168,11 @@ export const PERMISSIONS = {
   "DELETE /api/interfaces/:id": { staff: ADMINS },
   "POST /api/interfaces/:id/check-connection": { staff: ADMINS },
 
+  // Inbound HL7 from the practice's EHR: where it is received and what came (the log names MRNs).
+  "GET /api/inbound-messages": { staff: ADMINS },
+  "GET /api/inbound-facilities": { staff: ADMINS },
+  "PUT /api/inbound-facilities": { staff: ADMINS },
+
   "GET /api/alerts": { staff: USERS },
   // Acknowledging a self-harm alert says a clinician has acted on it: admins, or users where allowed.
   "POST /api/alerts/:id/acknowledge": { staff: ADMINS, usersIf: "acknowledgeAlerts" },

@@ -110,6 +110,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     workers: 1,
     metricsToken: undefined,
     shutdownTimeoutSeconds: 30,
+    inboundHl7: undefined,
     ...overrides,
   };
 }

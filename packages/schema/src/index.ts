@@ -79,6 +79,9 @@ export {
   UsersMaySchema,
   type UsersMay,
   TenantSettingsSchema,
+  InboundFacilitySchema,
+  InboundFacilitiesSchema,
+  type InboundFacility,
   TenantSchema,
   TenantUpdateSchema,
   TenantRefSchema,
@@ -258,3 +261,14 @@ export {
   type SignInEnrolled,
   type TotpOffRequest,
 } from "./totp.js";
+export {
+  INBOUND_OUTCOMES,
+  InboundOutcomeSchema,
+  InboundMessageSchema,
+  InboundMessageListQuerySchema,
+  InboundFacilitiesBodySchema,
+  type InboundOutcome,
+  type InboundMessage,
+  type InboundMessageListQuery,
+  type InboundFacilitiesBody,
+} from "./inbound.js";

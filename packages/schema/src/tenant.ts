@@ -13,6 +13,27 @@ export const UsersMaySchema = z.object({
 });
 export type UsersMay = z.infer<typeof UsersMaySchema>;
 
+/** An HD value (HL7 v2 data type HD, a namespace id or an OID): no HL7 delimiter characters. */
+const HdValueSchema = z
+  .string()
+  .trim()
+  .min(1, "This field is required.")
+  .max(180)
+  .regex(/^[^|^~\\&\r\n]+$/, "Must not contain | ^ ~ \\ & or line breaks.");
+
+/**
+ * A receiving facility of inbound HL7 (MSH-6, namespace id or universal id) and, optionally, the
+ * receiving application (MSH-5) that chooses this practice for a message from the EHR. A facility and
+ * application belong to one practice at most.
+ */
+export const InboundFacilitySchema = z.object({
+  facility: HdValueSchema,
+  application: z.preprocess((v) => (v === "" || v === null ? undefined : v), HdValueSchema.optional()),
+});
+export type InboundFacility = z.infer<typeof InboundFacilitySchema>;
+
+export const InboundFacilitiesSchema = z.array(InboundFacilitySchema).max(20);
+
 /**
  * Per-tenant switches (SPEC 2, 4: the Tele-AWV e-mail form and the alternate falls questions), what
  * plain users may do, and whether the practice's admins must sign in with a second factor.
@@ -27,6 +48,8 @@ export const TenantSettingsSchema = z.object({
   contact: z
     .object({ address: AddressSchema.optional(), phone: z.string().trim().max(32).optional() })
     .optional(),
+  /** The receiving facilities (MSH-5/MSH-6) of inbound HL7 ADT messages meant for this practice. */
+  inboundFacilities: InboundFacilitiesSchema.optional(),
 });
 export type TenantSettings = z.infer<typeof TenantSettingsSchema>;
 

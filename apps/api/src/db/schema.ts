@@ -552,3 +552,38 @@ export const rateLimits = pgTable("rate_limits", {
   windowStart: bigint("window_start", { mode: "number" }).notNull(),
   hits: integer("hits").notNull(),
 });
+
+/**
+ * Inbound HL7 v2 messages (ADT from the practice's EHR), one row per sending facility and MSH-10
+ * control id: the unique key makes a message apply once however often it is re-sent, on however many
+ * servers (the server whose insert wins applies it; the others answer the ACK stored here). It is the
+ * admin's log too, and holds no message body (PHI): the outcome, the patient's MRN, the field at fault.
+ */
+export const inboundMessages = pgTable(
+  "inbound_messages",
+  {
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    id: text("id").notNull(),
+    sendingFacility: text("sending_facility").notNull(),
+    controlId: text("control_id").notNull(),
+    messageType: text("message_type").notNull(),
+    outcome: text("outcome").$type<"AA" | "AE" | "AR">().notNull(),
+    action: text("action").$type<"created" | "updated">(),
+    patientMrn: text("patient_mrn"),
+    patientId: text("patient_id"),
+    errorField: text("error_field"),
+    error: text("error"),
+    /** The acknowledgment sent, sent again for a repeat of the same control id. */
+    ack: text("ack").notNull(),
+    received: integer("received").notNull().default(1),
+    receivedAt: ts("received_at").notNull().defaultNow(),
+    lastReceivedAt: ts("last_received_at").notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex("inbound_messages_control_key").on(t.tenantId, t.sendingFacility, t.controlId),
+    index("inbound_messages_received_idx").on(t.tenantId, t.receivedAt),
+  ],
+);

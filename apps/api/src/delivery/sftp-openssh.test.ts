@@ -40,7 +40,7 @@ describe("dropFile against OpenSSH", () => {
   }, 30_000);
 
   test("refuses sshd when the confirmed key is another one, and writes nothing", async () => {
-    const name = sftpFileName("tenant-openssh", `k${process.pid}${Date.now()}`, new Date(), "xml");
+    const name = sftpFileName("tenant-openssh", `k${process.pid}${Date.now()}`, new Date(), "xml", "C2");
     const target = { ...unpinned(), hostKeySha256: `SHA256:${"B".repeat(43)}` };
     await expect(dropFile(target, name, "PHI")).rejects.toBeInstanceOf(HostKeyError);
     expect(readdirSync(peer.localDir).filter((f) => f.includes(name))).toEqual([]);

@@ -19,6 +19,7 @@ const UsersPage = lazy(() => import("./admin/users-page"));
 const TenantsPage = lazy(() => import("./admin/tenants-page"));
 const LocationsPage = lazy(() => import("./admin/locations-page"));
 const InterfacesPage = lazy(() => import("./admin/interfaces-page"));
+const InboundPage = lazy(() => import("./admin/inbound-page"));
 const AccountPage = lazy(() => import("./account/account-page"));
 const SurveysPage = lazy(() => import("../designer/surveys-page"));
 const SurveyDesignerPage = lazy(() => import("../designer/survey-designer-page"));
@@ -77,6 +78,7 @@ export default function PortalRoutes() {
           <Route path="tenants" element={<TenantsPage />} />
           <Route path="locations" element={<LocationsPage />} />
           <Route path="interfaces" element={<InterfacesPage />} />
+          <Route path="inbound" element={<InboundPage />} />
           <Route path="audit" element={<AuditPage />} />
           <Route path="account" element={<AccountPage />} />
           <Route path="*" element={<PageNotFound inLayout />} />

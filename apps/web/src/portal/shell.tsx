@@ -26,6 +26,7 @@ const NAV: NavItem[] = [
   { to: "/users", label: "Users", visible: isAdmin, group: "admin" },
   { to: "/locations", label: "Locations", visible: isAdmin, group: "admin" },
   { to: "/interfaces", label: "Interfaces", visible: isAdmin, group: "admin" },
+  { to: "/inbound", label: "Inbound messages", visible: isAdmin, group: "admin" },
   { to: "/audit", label: "Audit log", visible: isAdmin, group: "admin" },
   { to: "/tenants", label: "Tenants", visible: (r) => hasRole(r, "sysAdmin"), group: "admin" },
 ];

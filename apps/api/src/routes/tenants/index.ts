@@ -19,6 +19,7 @@ import { deleteTenantData } from "../../services/tenants.js";
 import { listReports } from "../../services/documents.js";
 import { toTenant } from "../../services/users.js";
 import { enterTenantAsSysAdmin } from "../../services/account.js";
+import { assertFacilitiesFree } from "../../inbound/facilities.js";
 
 const tenantsRoutes: FastifyPluginAsyncZod = async (app) => {
   const loadTenant = async (id: string) => {
@@ -68,6 +69,7 @@ const tenantsRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { body: TenantSchema, response: { 201: TenantSchema } } },
     async (request, reply) => {
       const tenant = request.body;
+      await assertFacilitiesFree(app.db, tenant.id, tenant.settings.inboundFacilities ?? []);
       await app.db.transaction(async (tx) => {
         const inserted = await tx
           .insert(tenants)
@@ -96,6 +98,7 @@ const tenantsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { params: idParams, body: TenantUpdateSchema, response: { 200: TenantSchema } },
     },
     async (request) => {
+      await assertFacilitiesFree(app.db, request.params.id, request.body.settings.inboundFacilities ?? []);
       const updated = await app.db
         .update(tenants)
         .set({ name: request.body.name, settings: request.body.settings, updatedAt: new Date() })

@@ -52,6 +52,8 @@ const ENTITY_WORDS: Record<string, string> = {
   "awv-invitation": "Tele-AWV invitation",
   "tablet-handover": "Tablet hand-over",
   "audit-log": "Audit log",
+  "inbound-message": "Inbound messages",
+  "inbound-facilities": "Inbound receiving facilities",
   route: "Request",
 };
 

@@ -97,6 +97,9 @@ export default function TenantsPage() {
           },
         };
         if (values.safetyAlertEmail) settings.safetyAlertEmail = values.safetyAlertEmail;
+        // Set by the practice's admins on the Inbound messages screen; kept as it is here.
+        if (editing?.settings.inboundFacilities)
+          settings.inboundFacilities = editing.settings.inboundFacilities;
         return editing ? { name: values.name, settings } : { id: values.id, name: values.name, settings };
       }}
     />

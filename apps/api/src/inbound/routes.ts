@@ -1,0 +1,45 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import {
+  InboundFacilitiesBodySchema,
+  InboundMessageListQuerySchema,
+  InboundMessageSchema,
+  listOf,
+} from "@core-care/schema";
+import { authOf } from "../plugins/auth-context.js";
+import { getInboundFacilities, setInboundFacilities } from "./facilities.js";
+import { listInboundMessages } from "./service.js";
+
+/** The practice's inbound HL7 log and the receiving facilities that choose it (admins). */
+const inboundRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    "/inbound-messages",
+    {
+      schema: { querystring: InboundMessageListQuerySchema, response: { 200: listOf(InboundMessageSchema) } },
+    },
+    async (request) => {
+      const page = await listInboundMessages(app.db, authOf(request).tenantId, request.query);
+      // The log names patients by MRN: reading it is a read of patient data.
+      await request.audit("list", "inbound-message");
+      return page;
+    },
+  );
+
+  app.get(
+    "/inbound-facilities",
+    { schema: { response: { 200: InboundFacilitiesBodySchema } } },
+    async (request) => ({ facilities: await getInboundFacilities(app.db, authOf(request).tenantId) }),
+  );
+
+  app.put(
+    "/inbound-facilities",
+    { schema: { body: InboundFacilitiesBodySchema, response: { 200: InboundFacilitiesBodySchema } } },
+    async (request) => {
+      const tenantId = authOf(request).tenantId;
+      const facilities = await setInboundFacilities(app.db, tenantId, request.body.facilities);
+      await request.audit("update", "inbound-facilities", tenantId);
+      return { facilities };
+    },
+  );
+};
+
+export default inboundRoutes;
