@@ -37,7 +37,9 @@ function dateOf(word: string): string | undefined {
 export function parsePatientQuery(q: string): PatientQuery {
   const words: string[][] = [];
   const dates: string[] = [];
-  for (const raw of q.split(/[\s,;]+/)) {
+  for (const part of q.split(/[\s,;]+/)) {
+    // Brackets and quotes around a word: "(WH-1952)" as the suggestions show an MRN, "(555)".
+    const raw = part.replace(/^[("'[]+|[)"'\]]+$/g, "");
     if (raw === "") continue;
     const date = dateOf(raw);
     if (date !== undefined) {
