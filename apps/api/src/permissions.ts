@@ -150,6 +150,7 @@ export const PERMISSIONS = {
   // again, and importing results in bulk (stored as submitted, possibly sent on), are admin acts.
   "POST /api/deliveries/:id/resend": { staff: ADMINS, usersIf: "resendDeliveries" },
   "POST /api/surveyresults/batchUpload": { staff: ADMINS },
+  "POST /api/surveyresults/batchUpload/stream": { staff: ADMINS },
 
   "GET /api/locations": { staff: USERS },
   "POST /api/locations": { staff: ADMINS },

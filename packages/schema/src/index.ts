@@ -187,6 +187,7 @@ export {
   SendResultRequestSchema,
   DeliveryAcceptedSchema,
   BatchUploadRequestSchema,
+  BatchUploadStreamQuerySchema,
   BatchUploadResponseSchema,
   type DeliveryFormat,
   type DeliveryStatus,
