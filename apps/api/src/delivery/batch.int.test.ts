@@ -223,6 +223,18 @@ describe("POST /api/surveyresults/batchUpload/stream", () => {
     });
   });
 
+  test("refuses a streamed row holding text PostgreSQL cannot store, and stores the others", async () => {
+    const { s, walter } = await practice();
+    const res = await stream(s, "application/x-ndjson", [
+      ndjson([row("ok-1", walter), row("nul", walter, { notes: "a\u0000b" }), row("ok-2", walter)]),
+    ]);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<BatchUploadResponse>()).toMatchObject({
+      created: 2,
+      rejected: [{ row: 2, field: "answers.notes", message: "Must not contain the character U+0000." }],
+    });
+  });
+
   test.each([
     ["text/plain", "a\n"],
     ["text/csv", ""],

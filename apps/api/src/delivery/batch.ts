@@ -10,6 +10,7 @@ import {
 import { rowsOf, type Db } from "../db/index.js";
 import { deliveries, interfaces, patients } from "../db/schema.js";
 import { fieldError } from "../errors.js";
+import { firstBadField } from "../plugins/input-guard.js";
 import { findReadableSurveyRef } from "../services/documents.js";
 import { safetyAlertsOf, type OpenedAlert } from "../services/safety-alerts.js";
 import { enqueueDelivery, INTERFACE_FORMAT } from "./outbox.js";
@@ -258,6 +259,12 @@ function checkRow(raw: RawRow): ValidRow | Rejection {
     return reject("answers", "Must be an object of answers keyed by field name.");
   }
   if (Object.keys(raw.answers).length === 0) return reject("answers", "This row has no answers.");
+  // What the JSON body's guard checks for a whole request, each streamed row gets here.
+  const bad = firstBadField(
+    { externalId: raw.externalId, patientId: raw.patientId, mrn: raw.mrn, surveyId: raw.surveyId, answers: raw.answers },
+    "row",
+  );
+  if (bad !== undefined) return reject(bad.field, bad.message);
   const base = {
     row: raw.row,
     externalId: raw.externalId,
