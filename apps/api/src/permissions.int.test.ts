@@ -740,6 +740,16 @@ const CASES: Record<PermissionKey, Case> = {
       },
     }),
   },
+  "POST /api/surveyresults/batchUpload/stream": {
+    ok: 200,
+    foreign: 200,
+    request: (c) => ({
+      method: "POST",
+      url: "/api/surveyresults/batchUpload/stream",
+      headers: { "content-type": "application/x-ndjson" },
+      payload: `${JSON.stringify({ externalId: `x-${unique()}`, patientId: c.target.patientId, surveyId: SURVEY, answers: { a: 1 } })}\n`,
+    }),
+  },
 
   "GET /api/locations": { ok: 200, foreign: 200, request: () => ({ method: "GET", url: "/api/locations" }) },
   "POST /api/locations": {

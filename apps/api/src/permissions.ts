@@ -154,6 +154,7 @@ export const PERMISSIONS = {
   "GET /api/deliveries/:id/message": { staff: USERS },
   "POST /api/deliveries/:id/skip": { staff: ADMINS, usersIf: "resendDeliveries" },
   "POST /api/surveyresults/batchUpload": { staff: ADMINS },
+  "POST /api/surveyresults/batchUpload/stream": { staff: ADMINS },
 
   "GET /api/locations": { staff: USERS },
   "POST /api/locations": { staff: ADMINS },

@@ -45,6 +45,30 @@ export function listOf<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), total: z.number().int().min(0) });
 }
 
+/**
+ * Lists that may hold a million rows count at most this many: past it `total` says TOTAL_CAP and
+ * `totalCapped` is true (shown as "1,000+"), so no request counts a whole table.
+ */
+export const TOTAL_CAP = 1000;
+
+/** An opaque keyset cursor of a paged list (`nextCursor` / `prevCursor` of its last answer). */
+export const CursorSchema = z
+  .string()
+  .max(1000)
+  .regex(/^[A-Za-z0-9_-]+$/, "Must be a cursor from the list's last answer.");
+
+/**
+ * A keyset-paged list's envelope: `{ items, total }` as every list, plus whether the total was capped
+ * and the cursors of the pages after and before this one (null at either end).
+ */
+export function pagedListOf<T extends z.ZodType>(item: T) {
+  return listOf(item).extend({
+    totalCapped: z.boolean(),
+    nextCursor: z.string().nullable(),
+    prevCursor: z.string().nullable(),
+  });
+}
+
 /** `{ id }` answers of creating calls. */
 export const IdResponseSchema = z.object({ id: z.string() });
 export type IdResponse = z.infer<typeof IdResponseSchema>;

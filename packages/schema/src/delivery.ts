@@ -81,9 +81,20 @@ export const BatchUploadRequestSchema = z.object({
 });
 export type BatchUploadRequest = z.infer<typeof BatchUploadRequestSchema>;
 
+/** Query of POST /api/surveyresults/batchUpload/stream (the body is the CSV or NDJSON itself). */
+export const BatchUploadStreamQuerySchema = z.object({
+  interfaceId: z.preprocess((v) => (v === "" || v === null ? undefined : v), ObjectIdSchema.optional()),
+});
+
 /** Answer of POST /api/surveyresults/batchUpload. */
 export const BatchUploadResponseSchema = z.object({
+  /** Rows stored or found stored: created + updated + unchanged. */
   accepted: z.number().int().min(0),
+  /** Rows refused, each with its reason (the first 1,000; `rejectedCount` counts them all). */
   rejected: z.array(z.object({ row: z.number().int(), field: z.string(), message: z.string() })),
+  created: z.number().int().min(0),
+  updated: z.number().int().min(0),
+  unchanged: z.number().int().min(0),
+  rejectedCount: z.number().int().min(0),
 });
 export type BatchUploadResponse = z.infer<typeof BatchUploadResponseSchema>;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ETHNICITIES, RACES, US_STATES } from "./lists.js";
-import { DocumentIdSchema, EmailSchema, NameSchema, ObjectIdSchema, TimestampSchema } from "./common.js";
+import { CursorSchema, DocumentIdSchema, EmailSchema, NameSchema, ObjectIdSchema, TimestampSchema } from "./common.js";
 
 export const SexSchema = z.enum(["F", "M", "U"]);
 
@@ -47,13 +47,17 @@ export type PatientInput = z.infer<typeof PatientInputSchema>;
 export const PatientSchema = PatientInputSchema.extend({ id: ObjectIdSchema });
 export type Patient = z.infer<typeof PatientSchema>;
 
-/** Query of GET /api/patients (typeahead uses limit=5). */
+/**
+ * Query of GET /api/patients (typeahead uses limit=5). `cursor` (from the last answer's `nextCursor` or
+ * `prevCursor`) pages by keyset and takes precedence over `page`.
+ */
 export const PatientListQuerySchema = z.object({
   q: z.string().trim().max(200).optional(),
   sort: z.enum(["lastName", "firstName", "mrn", "dob"]).default("lastName"),
   order: z.enum(["asc", "desc"]).default("asc"),
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   limit: z.coerce.number().int().min(1).max(200).default(200),
+  cursor: CursorSchema.optional(),
 });
 export type PatientListQuery = z.infer<typeof PatientListQuerySchema>;
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DocumentIdSchema, ObjectIdSchema, TimestampSchema } from "./common.js";
+import { CursorSchema, DocumentIdSchema, ObjectIdSchema, TimestampSchema } from "./common.js";
 import { DurationSchema } from "./duration.js";
 import { VersionSchema } from "./survey.js";
 
@@ -41,6 +41,18 @@ export const SurveyResultSummarySchema = z.object({
 });
 export type SurveyResultSummary = z.infer<typeof SurveyResultSummarySchema>;
 
+/**
+ * An item of GET /api/surveyresults: the summary with the patient's identifiers, so the list can sort
+ * by last name and show the MRN and birth date (empty when the patient row is missing).
+ */
+export const SurveyResultListItemSchema = SurveyResultSummarySchema.extend({
+  patientFirstName: z.string(),
+  patientLastName: z.string(),
+  patientMrn: z.string(),
+  patientDob: z.string(),
+});
+export type SurveyResultListItem = z.infer<typeof SurveyResultListItemSchema>;
+
 /** A survey result with its answers, pinned to the survey version it was taken on. */
 export const SurveyResultSchema = SurveyResultSummarySchema.extend({ answers: AnswersSchema });
 export type SurveyResult = z.infer<typeof SurveyResultSchema>;
@@ -51,6 +63,8 @@ export const SurveyResultListQuerySchema = z.object({
   patientId: ObjectIdSchema.optional(),
   surveyId: DocumentIdSchema.optional(),
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  /** Keyset paging from the last answer's `nextCursor` or `prevCursor`; takes precedence over `page`. */
+  cursor: CursorSchema.optional(),
 });
 export type SurveyResultListQuery = z.infer<typeof SurveyResultListQuerySchema>;
 

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { lockDataDir } from "./index.js";
 
 /** Where a backup comes from or goes to: a PostgreSQL server, or an embedded database's data folder. */
@@ -30,7 +31,7 @@ export async function backupDatabase(source: BackupSource, file: string): Promis
   }
   const release = lockDataDir(source.pgliteDir);
   try {
-    const db = await PGlite.create({ dataDir: source.pgliteDir });
+    const db = await PGlite.create({ dataDir: source.pgliteDir, extensions: { pg_trgm } });
     try {
       const archive = await db.dumpDataDir("gzip");
       writeFileSync(file, Buffer.from(await archive.arrayBuffer()), { mode: 0o600 });
@@ -58,6 +59,7 @@ export async function restoreDatabase(target: BackupSource, file: string): Promi
   try {
     const db = await PGlite.create({
       dataDir: target.pgliteDir,
+      extensions: { pg_trgm },
       loadDataDir: new Blob([readFileSync(file)]),
     });
     await db.close();

@@ -4,10 +4,13 @@
 // bytes. Plain JavaScript, so that it loads in any runner without a TypeScript loader.
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 
 /** @type {import("./pglite-thread.ts").PgliteThreadOptions} */
 const options = workerData;
 const db = await PGlite.create({
+  // The patient search's trigram index (migration 0007) needs pg_trgm in every PGlite that opens the data.
+  extensions: { pg_trgm },
   ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
   ...(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir }),
   ...(options.wasmModule === undefined ? {} : { pgliteWasmModule: options.wasmModule }),

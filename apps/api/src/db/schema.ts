@@ -21,6 +21,7 @@ import type {
   Survey,
   TenantSettings,
 } from "@core-care/schema";
+import { SEARCH_TEXT_SQL } from "./fold.js";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 const createdAt = () => ts("created_at").notNull().defaultNow();
@@ -146,13 +147,28 @@ export const patients = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     deletedAt: ts("deleted_at"),
+    /** Names, MRN, e-mail and phone folded to lower case without accents, for search (src/db/fold.ts). */
+    searchText: text("search_text")
+      .notNull()
+      .generatedAlwaysAs(sql.raw(SEARCH_TEXT_SQL)),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex("patients_mrn_key")
       .on(t.tenantId, t.mrn)
       .where(sql`${t.deletedAt} is null`),
-    index("patients_name_idx").on(t.tenantId, t.lastName, t.firstName),
+    // One index per sort of the list in the keyset's column order, tenant first, live rows only (MRN
+    // sorts on patients_mrn_key: unique among live rows, so (mrn, id) is in mrn order).
+    index("patients_name_idx")
+      .on(t.tenantId, t.lastName, t.firstName, t.id)
+      .where(sql`${t.deletedAt} is null`),
+    index("patients_first_name_idx")
+      .on(t.tenantId, t.firstName, t.lastName, t.id)
+      .where(sql`${t.deletedAt} is null`),
+    index("patients_dob_idx")
+      .on(t.tenantId, t.dob, t.lastName, t.firstName, t.id)
+      .where(sql`${t.deletedAt} is null`),
+    index("patients_search_idx").using("gin", t.searchText.op("gin_trgm_ops")),
   ],
 );
 
@@ -274,8 +290,10 @@ export const surveyResults = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex("survey_results_client_request_key").on(t.tenantId, t.clientRequestId),
-    index("survey_results_created_idx").on(t.tenantId, t.createdAt),
-    index("survey_results_patient_idx").on(t.tenantId, t.patientId),
+    // The list's keyset (created_at, id) after each filter it offers, tenant first.
+    index("survey_results_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("survey_results_patient_idx").on(t.tenantId, t.patientId, t.createdAt, t.id),
+    index("survey_results_survey_idx").on(t.tenantId, t.surveyId, t.createdAt, t.id),
   ],
 );
 

@@ -1,25 +1,27 @@
 import { createHash } from "node:crypto";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { objectId } from "@core-care/survey-engine";
 import {
   ObjectIdSchema,
   type BatchUploadRequest,
   type BatchUploadResponse,
   type DeliveryFormat,
 } from "@core-care/schema";
-import type { Db } from "../db/index.js";
+import { rowsOf, type Db } from "../db/index.js";
 import { deliveries, interfaces, patients } from "../db/schema.js";
-import { AppError, fieldError } from "../errors.js";
-import { findReadableSurvey } from "../services/documents.js";
-import { saveResult } from "../services/result-saves.js";
+import { fieldError } from "../errors.js";
+import { firstBadField } from "../plugins/input-guard.js";
+import { findReadableSurveyRef } from "../services/documents.js";
+import { safetyAlertsOf, type OpenedAlert } from "../services/safety-alerts.js";
 import { enqueueDelivery, INTERFACE_FORMAT } from "./outbox.js";
 
 /** Most rows one upload may carry. */
-export const MAX_BATCH_ROWS = 5_000;
+export const MAX_BATCH_ROWS = 100_000;
 
 type Rejection = BatchUploadResponse["rejected"][number];
 
 /** One row of an upload before validation: its position (1-based, header excluded) and its fields. */
-interface RawRow {
+export interface RawRow {
   row: number;
   externalId: unknown;
   patientId: unknown;
@@ -31,36 +33,81 @@ interface RawRow {
 const RESERVED_COLUMNS = new Set(["externalId", "patientId", "mrn", "surveyId"]);
 const EXTERNAL_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 
-/** RFC 4180 CSV: quoted fields may hold commas, quotes ("") and line breaks. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  const source = text.replace(/^\uFEFF/, "");
-  for (let i = 0; i < source.length; i++) {
-    const ch = source[i]!;
-    if (quoted) {
-      if (ch === '"' && source[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"' && cell === "") quoted = true;
-    else if (ch === ",") {
-      row.push(cell);
-      cell = "";
-    } else if (ch === "\n" || ch === "\r") {
-      if (ch === "\r" && source[i + 1] === "\n") i++;
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = "";
-    } else cell += ch;
+/**
+ * RFC 4180 CSV read a piece at a time: quoted fields may hold commas, quotes ("") and line breaks, and
+ * a piece may end anywhere (inside a quoted field, between "" or \r\n). Holds one row at most.
+ */
+export class CsvReader {
+  private row: string[] = [];
+  private cell = "";
+  private quoted = false;
+  /** A quote inside a quoted field: the end of the field, or the first of "". */
+  private quote = false;
+  private skipLf = false;
+  private started = false;
+  private size = 0;
+
+  constructor(private readonly maxRowChars = 1024 * 1024) {}
+
+  /** The rows the text completes. */
+  push(text: string): string[][] {
+    const rows: string[][] = [];
+    let source = text;
+    if (!this.started && source.length > 0) {
+      this.started = true;
+      source = source.replace(/^\uFEFF/, "");
+    }
+    for (let i = 0; i < source.length; i++) {
+      const ch = source[i]!;
+      if (this.skipLf) {
+        this.skipLf = false;
+        if (ch === "\n") continue;
+      }
+      if (this.quote) {
+        this.quote = false;
+        if (ch === '"') {
+          this.cell += '"';
+          continue;
+        }
+        this.quoted = false;
+      }
+      if (this.quoted) {
+        if (ch === '"') this.quote = true;
+        else this.cell += ch;
+      } else if (ch === '"' && this.cell === "") this.quoted = true;
+      else if (ch === ",") {
+        this.row.push(this.cell);
+        this.cell = "";
+      } else if (ch === "\n" || ch === "\r") {
+        this.skipLf = ch === "\r";
+        this.row.push(this.cell);
+        rows.push(this.row);
+        this.row = [];
+        this.cell = "";
+        this.size = 0;
+        continue;
+      } else this.cell += ch;
+      if (++this.size > this.maxRowChars) throw fieldError("content", "A row of the CSV is longer than 1 MiB.");
+    }
+    return rows.filter((r) => r.some((c) => c.trim() !== ""));
   }
-  if (quoted) throw fieldError("content", "The CSV has an unterminated quoted field.");
-  if (cell !== "" || row.length > 0) rows.push([...row, cell]);
-  return rows.filter((r) => r.some((c) => c.trim() !== ""));
+
+  /** The last row, when the text does not end in a line break. */
+  end(): string[][] {
+    if (this.quoted && !this.quote) throw fieldError("content", "The CSV has an unterminated quoted field.");
+    this.quoted = false;
+    this.quote = false;
+    const last = this.cell !== "" || this.row.length > 0 ? [[...this.row, this.cell]] : [];
+    this.row = [];
+    this.cell = "";
+    return last.filter((r) => r.some((c) => c.trim() !== ""));
+  }
+}
+
+/** RFC 4180 CSV of a whole text. */
+export function parseCsv(text: string): string[][] {
+  const reader = new CsvReader(Number.MAX_SAFE_INTEGER);
+  return [...reader.push(text), ...reader.end()];
 }
 
 function setPath(target: Record<string, unknown>, path: string, value: unknown) {
@@ -77,35 +124,26 @@ function setPath(target: Record<string, unknown>, path: string, value: unknown) 
   node[last] = value;
 }
 
-/** The rows of an upload; CSV columns other than the reserved ones are answers named by field. */
-export function parseUpload(request: Pick<BatchUploadRequest, "format" | "content">): RawRow[] {
-  if (request.format === "json") {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(request.content);
-    } catch {
-      throw fieldError("content", "The content is not valid JSON.");
-    }
-    if (!Array.isArray(parsed)) throw fieldError("content", "The JSON content must be an array of results.");
-    return parsed.map((item: unknown, i) => {
-      const o = (item !== null && typeof item === "object" ? item : {}) as Record<string, unknown>;
-      return {
-        row: i + 1,
-        externalId: o.externalId,
-        patientId: o.patientId,
-        mrn: o.mrn,
-        surveyId: o.surveyId,
-        answers: o.answers,
-      };
-    });
-  }
-  const [header, ...body] = parseCsv(request.content);
-  if (header === undefined) throw fieldError("content", "The CSV has no header row.");
+/** A JSON object of an upload as a row. */
+function rowOfObject(item: unknown, row: number): RawRow {
+  const o = (item !== null && typeof item === "object" ? item : {}) as Record<string, unknown>;
+  return {
+    row,
+    externalId: o.externalId,
+    patientId: o.patientId,
+    mrn: o.mrn,
+    surveyId: o.surveyId,
+    answers: o.answers,
+  };
+}
+
+/** Reads CSV data rows by the header's names; columns other than the reserved ones are answers. */
+function csvRowReader(header: string[]): (cells: string[], row: number) => RawRow {
   const names = header.map((h) => h.trim());
   if (!names.includes("externalId") || !names.includes("surveyId")) {
     throw fieldError("content", "The CSV header must name externalId, surveyId and patientId or mrn.");
   }
-  return body.map((cells, i) => {
+  return (cells, row) => {
     const value = (name: string) => {
       const index = names.indexOf(name);
       return index === -1 ? undefined : cells[index]?.trim() || undefined;
@@ -117,14 +155,83 @@ export function parseUpload(request: Pick<BatchUploadRequest, "format" | "conten
         setPath(answers, name, cell);
     });
     return {
-      row: i + 1,
+      row,
       externalId: value("externalId"),
       patientId: value("patientId"),
       mrn: value("mrn"),
       surveyId: value("surveyId"),
       answers,
     };
-  });
+  };
+}
+
+/** The rows of an upload sent as a JSON body (`{ format, content }`). */
+export function parseUpload(request: Pick<BatchUploadRequest, "format" | "content">): RawRow[] {
+  if (request.format === "json") {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(request.content);
+    } catch {
+      throw fieldError("content", "The content is not valid JSON.");
+    }
+    if (!Array.isArray(parsed)) throw fieldError("content", "The JSON content must be an array of results.");
+    return parsed.map((item: unknown, i) => rowOfObject(item, i + 1));
+  }
+  const [header, ...body] = parseCsv(request.content);
+  if (header === undefined) throw fieldError("content", "The CSV has no header row.");
+  const read = csvRowReader(header);
+  return body.map((cells, i) => read(cells, i + 1));
+}
+
+/** Text of a byte stream, decoded as UTF-8 across chunk boundaries. */
+async function* textOf(stream: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
+  const decoder = new TextDecoder("utf-8");
+  for await (const chunk of stream) {
+    yield typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+  }
+  const rest = decoder.decode();
+  if (rest !== "") yield rest;
+}
+
+/** The rows of a streamed CSV body, read as they arrive. */
+export async function* csvRows(stream: AsyncIterable<Buffer | string>): AsyncGenerator<RawRow> {
+  const reader = new CsvReader();
+  let read: ((cells: string[], row: number) => RawRow) | undefined;
+  let row = 0;
+  const rowsOf = function* (cellRows: string[][]) {
+    for (const cells of cellRows) {
+      if (read === undefined) read = csvRowReader(cells);
+      else yield read(cells, ++row);
+    }
+  };
+  for await (const text of textOf(stream)) yield* rowsOf(reader.push(text));
+  yield* rowsOf(reader.end());
+  if (read === undefined) throw fieldError("content", "The CSV has no header row.");
+}
+
+/** The rows of a streamed NDJSON body: one JSON object a line. */
+export async function* ndjsonRows(stream: AsyncIterable<Buffer | string>): AsyncGenerator<RawRow> {
+  let pending = "";
+  let row = 0;
+  const parse = (line: string): RawRow => {
+    row++;
+    try {
+      return rowOfObject(JSON.parse(line), row);
+    } catch {
+      return rowOfObject(null, row);
+    }
+  };
+  for await (const text of textOf(stream)) {
+    pending += text;
+    let at: number;
+    while ((at = pending.indexOf("\n")) !== -1) {
+      const line = pending.slice(0, at).trim();
+      pending = pending.slice(at + 1);
+      if (line !== "") yield parse(line);
+    }
+    if (pending.length > 1024 * 1024) throw fieldError("content", "A line of the upload is longer than 1 MiB.");
+  }
+  if (pending.trim() !== "") yield parse(pending.trim());
 }
 
 /** The result's idempotency key: the same external id always names the same stored result. */
@@ -134,12 +241,14 @@ const clientRequestIdOf = (externalId: string) =>
 interface ValidRow {
   row: number;
   externalId: string;
-  patientId: string;
+  patientId?: string;
+  mrn?: string;
   surveyId: string;
   answers: Record<string, unknown>;
 }
 
-async function validateRow(db: Db, tenantId: string, raw: RawRow): Promise<ValidRow | Rejection> {
+/** A row's own fields checked; its patient and survey are looked up a chunk at a time. */
+function checkRow(raw: RawRow): ValidRow | Rejection {
   const reject = (field: string, message: string): Rejection => ({ row: raw.row, field, message });
   if (typeof raw.externalId !== "string" || !EXTERNAL_ID.test(raw.externalId)) {
     return reject("externalId", "Must be 1 to 128 of A-Z a-z 0-9 _ . : -");
@@ -150,125 +259,310 @@ async function validateRow(db: Db, tenantId: string, raw: RawRow): Promise<Valid
     return reject("answers", "Must be an object of answers keyed by field name.");
   }
   if (Object.keys(raw.answers).length === 0) return reject("answers", "This row has no answers.");
-  let patientId: string | undefined;
-  if (typeof raw.patientId === "string" && raw.patientId !== "") {
-    if (!ObjectIdSchema.safeParse(raw.patientId).success)
-      return reject("patientId", "Must be a 24-character hexadecimal id.");
-    const [p] = await db
-      .select({ id: patients.id })
-      .from(patients)
-      .where(
-        and(eq(patients.tenantId, tenantId), eq(patients.id, raw.patientId), isNull(patients.deletedAt)),
-      );
-    if (p === undefined) return reject("patientId", "No such patient.");
-    patientId = p.id;
-  } else if (typeof raw.mrn === "string" && raw.mrn !== "") {
-    const [p] = await db
-      .select({ id: patients.id })
-      .from(patients)
-      .where(and(eq(patients.tenantId, tenantId), eq(patients.mrn, raw.mrn), isNull(patients.deletedAt)));
-    if (p === undefined) return reject("mrn", "No patient has this MRN.");
-    patientId = p.id;
-  } else {
-    return reject("patientId", "Give patientId or mrn.");
-  }
-  if ((await findReadableSurvey(db, tenantId, raw.surveyId)) === undefined)
-    return reject("surveyId", "No such survey.");
-  return {
+  // What the JSON body's guard checks for a whole request, each streamed row gets here.
+  const bad = firstBadField(
+    { externalId: raw.externalId, patientId: raw.patientId, mrn: raw.mrn, surveyId: raw.surveyId, answers: raw.answers },
+    "row",
+  );
+  if (bad !== undefined) return reject(bad.field, bad.message);
+  const base = {
     row: raw.row,
     externalId: raw.externalId,
-    patientId,
     surveyId: raw.surveyId,
     answers: raw.answers as Record<string, unknown>,
   };
+  if (typeof raw.patientId === "string" && raw.patientId !== "") {
+    if (!ObjectIdSchema.safeParse(raw.patientId).success)
+      return reject("patientId", "Must be a 24-character hexadecimal id.");
+    return { ...base, patientId: raw.patientId };
+  }
+  if (typeof raw.mrn === "string" && raw.mrn !== "") return { ...base, mrn: raw.mrn };
+  return reject("patientId", "Give patientId or mrn.");
+}
+
+/** Rows stored or looked at per statement. */
+const CHUNK = 1000;
+
+/** The reported rejections of one upload; past this only their count. */
+const MAX_REPORTED = 1000;
+
+/** What re-uploading an external id did (docs/api.md, "Batch upload"). */
+type Outcome = "created" | "updated" | "unchanged" | "other-record" | "queued" | "removed";
+
+const REFUSALS: Record<Exclude<Outcome, "created" | "updated" | "unchanged">, string> = {
+  "other-record": "This external id was uploaded before for another patient or survey; it is not changed.",
+  queued: "This external id's result has been queued or sent to an interface; it is not changed.",
+  removed: "This external id's result has been removed; restore it first.",
+};
+
+interface BatchOptions {
+  interfaceId?: string | undefined;
+  ip?: string | null;
+}
+
+/** Counts and rejected rows of an upload so far. */
+interface Tally {
+  created: number;
+  updated: number;
+  unchanged: number;
+  rejectedCount: number;
+  rejected: Rejection[];
 }
 
 /**
- * Stores an upload row by row. Each accepted row is one transaction holding its submitted result
- * and, when an interface is named, its delivery; a row that fails stores nothing. Uploading the
- * same rows again stores nothing twice: a row's external id fixes its result, and a result that
- * already has a delivery to the interface gets no second one.
+ * Stores an upload as it is read, a chunk of rows at a time, so memory holds one chunk whatever the
+ * upload's size. Each chunk's patients are looked up in one query and its results written in one
+ * statement (atomic on its own). An external id names one result for good (its `clientRequestId`);
+ * uploading it again:
+ * - same patient, survey and answers: `unchanged`, nothing written;
+ * - same patient and survey, other answers, and the result never queued to an interface (no delivery
+ *   but failed ones): `updated`, its answers replaced;
+ * - otherwise refused, with the reason: another patient or survey, already queued or sent, removed.
+ * With `interfaceId`, each created or updated result, and each unchanged one not yet sent there, gets
+ * one delivery. Rows after MAX_BATCH_ROWS are not read (one rejection says so).
  */
 export async function batchUpload(
   db: Db,
   tenantId: string,
   userId: string,
-  request: BatchUploadRequest,
-  ip: string | null = null,
+  rows: AsyncIterable<RawRow> | Iterable<RawRow>,
+  options: BatchOptions = {},
 ): Promise<BatchUploadResponse> {
-  const rows = parseUpload(request);
-  if (rows.length === 0) throw fieldError("content", "The upload has no rows.");
-  if (rows.length > MAX_BATCH_ROWS) throw fieldError("content", `At most ${MAX_BATCH_ROWS} rows per upload.`);
+  const ip = options.ip ?? null;
   let format: DeliveryFormat | undefined;
-  if (request.interfaceId !== undefined) {
+  if (options.interfaceId !== undefined) {
     const [iface] = await db
       .select({ type: interfaces.type })
       .from(interfaces)
-      .where(and(eq(interfaces.tenantId, tenantId), eq(interfaces.id, request.interfaceId)));
+      .where(and(eq(interfaces.tenantId, tenantId), eq(interfaces.id, options.interfaceId)));
     if (iface === undefined) throw fieldError("interfaceId", "This interface does not exist.");
     format = INTERFACE_FORMAT[iface.type];
   }
-  const rejected: Rejection[] = [];
-  let accepted = 0;
-  const seen = new Set<string>();
-  for (const raw of rows) {
-    const valid = await validateRow(db, tenantId, raw);
-    if (!("externalId" in valid)) {
-      rejected.push(valid);
+  const tally: Tally = { created: 0, updated: 0, unchanged: 0, rejectedCount: 0, rejected: [] };
+  const reject = (rejection: Rejection) => {
+    tally.rejectedCount++;
+    if (tally.rejected.length < MAX_REPORTED) tally.rejected.push(rejection);
+  };
+  const surveysSeen = new Map<string, { tenantId: string; version: number } | null>();
+  const externalIds = new Set<string>();
+  let chunk: ValidRow[] = [];
+  let read = 0;
+  const flush = async () => {
+    if (chunk.length === 0) return;
+    const rows = chunk;
+    chunk = [];
+    await storeChunk(db, tenantId, userId, rows, { surveysSeen, reject, tally, ip, format, options });
+  };
+  for await (const raw of rows) {
+    if (++read > MAX_BATCH_ROWS) {
+      reject({
+        row: raw.row,
+        field: "content",
+        message: `At most ${MAX_BATCH_ROWS} rows per upload; this row and those after it were not read.`,
+      });
+      break;
+    }
+    const checked = checkRow(raw);
+    if (!("externalId" in checked)) {
+      reject(checked);
       continue;
     }
-    if (seen.has(valid.externalId)) {
-      rejected.push({
-        row: valid.row,
-        field: "externalId",
-        message: "This external id appears twice in the upload.",
-      });
+    if (externalIds.has(checked.externalId)) {
+      reject({ row: checked.row, field: "externalId", message: "This external id appears twice in the upload." });
       continue;
     }
-    seen.add(valid.externalId);
-    try {
-      await db.transaction(async (tx) => {
-        const saved = await saveResult(
-          tx,
-          tenantId,
-          {
-            clientRequestId: clientRequestIdOf(valid.externalId),
-            surveyId: valid.surveyId,
-            patientId: valid.patientId,
-            isSubmitted: true,
-            answers: valid.answers,
-          },
-          userId,
-          ip,
-        );
-        if (request.interfaceId === undefined || format === undefined) return;
-        const [existing] = await tx
-          .select({ id: deliveries.id })
-          .from(deliveries)
-          .where(
-            and(
-              eq(deliveries.tenantId, tenantId),
-              eq(deliveries.resultId, saved.id),
-              eq(deliveries.interfaceId, request.interfaceId),
-            ),
-          )
-          .limit(1);
-        if (existing !== undefined) return;
-        await enqueueDelivery(tx, {
-          tenantId,
-          resultId: saved.id,
-          interfaceId: request.interfaceId,
-          locationId: null,
-          format,
-          userId,
-          ip,
-        });
-      });
-      accepted++;
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      rejected.push({ row: valid.row, field: error.errors?.[0]?.field ?? "row", message: error.message });
+    externalIds.add(checked.externalId);
+    chunk.push(checked);
+    if (chunk.length >= CHUNK) await flush();
+  }
+  await flush();
+  if (read === 0) throw fieldError("content", "The upload has no rows.");
+  const accepted = tally.created + tally.updated + tally.unchanged;
+  return {
+    accepted,
+    rejected: tally.rejected.sort((a, b) => a.row - b.row),
+    created: tally.created,
+    updated: tally.updated,
+    unchanged: tally.unchanged,
+    rejectedCount: tally.rejectedCount,
+  };
+}
+
+interface ChunkContext {
+  surveysSeen: Map<string, { tenantId: string; version: number } | null>;
+  reject: (rejection: Rejection) => void;
+  tally: Tally;
+  ip: string | null;
+  format: DeliveryFormat | undefined;
+  options: BatchOptions;
+}
+
+async function storeChunk(
+  db: Db,
+  tenantId: string,
+  userId: string,
+  rows: ValidRow[],
+  context: ChunkContext,
+): Promise<void> {
+  const { surveysSeen, reject, tally } = context;
+  // The chunk's patients in one query, by id and by MRN.
+  const ids = [...new Set(rows.flatMap((r) => (r.patientId === undefined ? [] : [r.patientId])))];
+  const mrns = [...new Set(rows.flatMap((r) => (r.mrn === undefined ? [] : [r.mrn])))];
+  const found = await db
+    .select({ id: patients.id, mrn: patients.mrn })
+    .from(patients)
+    .where(
+      and(
+        eq(patients.tenantId, tenantId),
+        isNull(patients.deletedAt),
+        or(
+          ids.length === 0 ? sql`false` : inArray(patients.id, ids),
+          mrns.length === 0 ? sql`false` : inArray(patients.mrn, mrns),
+        ),
+      ),
+    );
+  const byId = new Set(found.map((p) => p.id));
+  const byMrn = new Map(found.map((p) => [p.mrn, p.id]));
+  const input: {
+    ord: number;
+    id: string;
+    client_request_id: string;
+    survey_id: string;
+    survey_tenant_id: string;
+    survey_version: number;
+    patient_id: string;
+    answers: Record<string, unknown>;
+    alerts: OpenedAlert[];
+  }[] = [];
+  const rowNumbers: number[] = [];
+  for (const row of rows) {
+    let patientId: string | undefined;
+    if (row.patientId !== undefined) {
+      if (!byId.has(row.patientId)) {
+        reject({ row: row.row, field: "patientId", message: "No such patient." });
+        continue;
+      }
+      patientId = row.patientId;
+    } else {
+      patientId = byMrn.get(row.mrn ?? "");
+      if (patientId === undefined) {
+        reject({ row: row.row, field: "mrn", message: "No patient has this MRN." });
+        continue;
+      }
+    }
+    if (!surveysSeen.has(row.surveyId)) {
+      const ref = await findReadableSurveyRef(db, tenantId, row.surveyId);
+      surveysSeen.set(row.surveyId, ref === undefined ? null : { tenantId: ref.tenantId, version: ref.version });
+    }
+    const survey = surveysSeen.get(row.surveyId);
+    if (survey === null || survey === undefined) {
+      reject({ row: row.row, field: "surveyId", message: "No such survey." });
+      continue;
+    }
+    rowNumbers.push(row.row);
+    input.push({
+      ord: input.length,
+      id: objectId(),
+      client_request_id: clientRequestIdOf(row.externalId),
+      survey_id: row.surveyId,
+      survey_tenant_id: survey.tenantId,
+      survey_version: survey.version,
+      patient_id: patientId,
+      answers: row.answers,
+      alerts: safetyAlertsOf(row.answers),
+    });
+  }
+  if (input.length === 0) return;
+  const outcomes = rowsOf<{ ord: number; id: string; outcome: Outcome }>(
+    await db.execute(sql`
+      with input as materialized (
+        select * from jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as i(ord int, id text,
+          client_request_id text, survey_id text, survey_tenant_id text, survey_version int, patient_id text,
+          answers jsonb, alerts jsonb)
+      ),
+      existing as materialized (
+        select i.ord, r.id,
+          case
+            when r.deleted_at is not null then 'removed'
+            when r.survey_id <> i.survey_id or r.patient_id <> i.patient_id then 'other-record'
+            when r.answers = i.answers then 'unchanged'
+            when exists (select 1 from deliveries d where d.tenant_id = r.tenant_id and d.result_id = r.id
+              and d.status <> 'failed') then 'queued'
+            else 'updated'
+          end as outcome
+        from input i
+        join survey_results r on r.tenant_id = ${tenantId} and r.client_request_id = i.client_request_id
+      ),
+      inserted as (
+        insert into survey_results (tenant_id, id, survey_id, survey_tenant_id, survey_version, patient_id,
+          client_request_id, answers, is_submitted, submitted_at, created_by)
+        select ${tenantId}, i.id, i.survey_id, i.survey_tenant_id, i.survey_version, i.patient_id,
+          i.client_request_id, i.answers, true, now(), ${userId}
+        from input i
+        where not exists (select 1 from existing e where e.ord = i.ord)
+        order by i.ord
+        on conflict do nothing
+        returning id
+      ),
+      updated as (
+        update survey_results r set answers = i.answers, updated_at = now()
+        from input i join existing e on e.ord = i.ord and e.outcome = 'updated'
+        where r.tenant_id = ${tenantId} and r.id = e.id
+        returning r.id
+      ),
+      alerted as (
+        insert into safety_alerts (tenant_id, id, result_id, patient_id, kind, message)
+        select ${tenantId}, a.id, i.id, i.patient_id, a.kind, a.message
+        from input i join inserted on inserted.id = i.id,
+          jsonb_to_recordset(i.alerts) as a(id text, kind text, message text)
+        on conflict do nothing
+      )
+      select i.ord, coalesce(e.id, i.id) as id,
+        case when e.ord is not null then e.outcome
+          when exists (select 1 from inserted where inserted.id = i.id) then 'created'
+          else 'raced' end as outcome
+      from input i left join existing e on e.ord = i.ord
+      order by i.ord`),
+  );
+  const sendable: { id: string; outcome: Outcome }[] = [];
+  for (const { ord, id, outcome } of outcomes) {
+    const row = { row: rowNumbers[ord] ?? 0 };
+    switch (outcome) {
+      case "created":
+      case "updated":
+      case "unchanged":
+        tally[outcome]++;
+        sendable.push({ id, outcome });
+        break;
+      case "other-record":
+      case "queued":
+      case "removed":
+        reject({ row: row.row, field: "externalId", message: REFUSALS[outcome] });
+        break;
+      default:
+        // Another upload stored the same external id between this statement's look and its insert.
+        reject({ row: row.row, field: "externalId", message: "Another upload stored this external id at the same moment; upload it again." });
     }
   }
-  return { accepted, rejected };
+  const { interfaceId } = context.options;
+  if (interfaceId === undefined || context.format === undefined) return;
+  const format = context.format;
+  for (const { id, outcome } of sendable) {
+    await db.transaction(async (tx) => {
+      // An updated result has no delivery but failed ones (the rule above): it is sent again.
+      const [existing] = outcome === "updated" ? [] : await tx
+        .select({ id: deliveries.id })
+        .from(deliveries)
+        .where(
+          and(
+            eq(deliveries.tenantId, tenantId),
+            eq(deliveries.resultId, id),
+            eq(deliveries.interfaceId, interfaceId),
+          ),
+        )
+        .limit(1);
+      if (existing !== undefined) return;
+      await enqueueDelivery(tx, { tenantId, resultId: id, interfaceId, locationId: null, format, userId, ip: context.ip });
+    });
+  }
 }

@@ -253,6 +253,10 @@ describe("POST /api/surveyresults/batchUpload", () => {
     expect(first.statusCode).toBe(200);
     expect(first.json()).toEqual({
       accepted: 2,
+      created: 2,
+      updated: 0,
+      unchanged: 0,
+      rejectedCount: 3,
       rejected: [
         { row: 2, field: "mrn", message: "No patient has this MRN." },
         { row: 4, field: "surveyId", message: "No such survey." },
@@ -263,7 +267,7 @@ describe("POST /api/surveyresults/batchUpload", () => {
     expect(await rowCount(deliveries)).toBe(deliveriesBefore + 2);
 
     const again = await upload();
-    expect(again.json()).toMatchObject({ accepted: 2 });
+    expect(again.json()).toMatchObject({ accepted: 2, created: 0, unchanged: 2 });
     expect(await rowCount(surveyResults)).toBe(resultsBefore + 2);
     expect(await rowCount(deliveries)).toBe(deliveriesBefore + 2);
 
@@ -293,6 +297,10 @@ describe("POST /api/surveyresults/batchUpload", () => {
     });
     expect(res.json()).toEqual({
       accepted: 1,
+      created: 1,
+      updated: 0,
+      unchanged: 0,
+      rejectedCount: 1,
       rejected: [{ row: 2, field: "externalId", message: "Must be 1 to 128 of A-Z a-z 0-9 _ . : -" }],
     });
     const [stored] = await t.db

@@ -3,6 +3,8 @@ import { z } from "zod";
 import {
   BatchUploadRequestSchema,
   BatchUploadResponseSchema,
+  BatchUploadStreamQuerySchema,
+  type BatchUploadResponse,
   DeliveryAcceptedSchema,
   DeliveryCountsSchema,
   DeliveryListQuerySchema,
@@ -13,8 +15,10 @@ import {
   SendResultRequestSchema,
   type DeliveryFormat,
 } from "@core-care/schema";
+import type { FastifyRequest } from "fastify";
 import { authOf } from "../plugins/auth-context.js";
-import { batchUpload } from "./batch.js";
+import { batchUpload, csvRows, ndjsonRows, parseUpload } from "./batch.js";
+import { fieldError } from "../errors.js";
 import {
   countFailedDeliveries,
   deliveryMessage,
@@ -34,6 +38,15 @@ const SEND_ROUTES: Record<string, DeliveryFormat> = {
   sftpout: "sftp",
   sendfhir: "fhir",
 };
+
+/** One audit event per upload, with its counts (no row's content). */
+const auditUpload = (request: FastifyRequest, outcome: BatchUploadResponse) =>
+  request.audit("create", "survey-result-batch", null, {
+    created: outcome.created,
+    updated: outcome.updated,
+    unchanged: outcome.unchanged,
+    rejected: outcome.rejectedCount,
+  });
 
 /** Sending survey results to the tenant's interfaces, their delivery log, resends and batch upload. */
 const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -150,9 +163,45 @@ const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { body: BatchUploadRequestSchema, response: { 200: BatchUploadResponseSchema } } },
     async (request) => {
       const auth = authOf(request);
-      const outcome = await batchUpload(app.db, auth.tenantId, auth.userId, request.body, request.ip);
-      await request.audit("create", "survey-result-batch", null);
+      const outcome = await batchUpload(app.db, auth.tenantId, auth.userId, parseUpload(request.body), {
+        interfaceId: request.body.interfaceId,
+        ip: request.ip,
+      });
+      await auditUpload(request, outcome);
       if (request.body.interfaceId !== undefined) wake();
+      return outcome;
+    },
+  );
+
+  // The streamed upload: the body is read as it arrives (CSV or one JSON object a line), whatever
+  // its size, and stored a chunk at a time; the 2 MiB limit of JSON bodies does not apply.
+  app.addContentTypeParser(["text/csv", "application/x-ndjson"], (_request, payload, done) => {
+    done(null, payload);
+  });
+  app.post(
+    "/surveyresults/batchUpload/stream",
+    {
+      schema: {
+        querystring: BatchUploadStreamQuerySchema,
+        response: { 200: BatchUploadResponseSchema },
+      },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      const type = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+      if (type !== "text/csv" && type !== "application/x-ndjson") {
+        throw fieldError("content", "Send the upload as text/csv or application/x-ndjson.");
+      }
+      const body = request.body as AsyncIterable<Buffer>;
+      const outcome = await batchUpload(
+        app.db,
+        auth.tenantId,
+        auth.userId,
+        type === "text/csv" ? csvRows(body) : ndjsonRows(body),
+        { interfaceId: request.query.interfaceId, ip: request.ip },
+      );
+      await auditUpload(request, outcome);
+      if (request.query.interfaceId !== undefined) wake();
       return outcome;
     },
   );

@@ -59,6 +59,9 @@ export function firstBadField(value: unknown, root: string): FieldError | undefi
   return undefined;
 }
 
+const isStream = (value: unknown) =>
+  typeof value === "object" && value !== null && typeof (value as { pipe?: unknown }).pipe === "function";
+
 /** Refuses, before any validation or handler, input no route may store: 400 naming the field. */
 export default fp(
   async (app) => {
@@ -69,6 +72,8 @@ export default fp(
         [request.body, "body"],
       ];
       for (const [value, root] of parts) {
+        // A streamed body (the batch upload's CSV or NDJSON) is checked row by row as it is read.
+        if (root === "body" && isStream(value)) continue;
         const bad = firstBadField(value, root);
         if (bad !== undefined) {
           throw new AppError(400, "BAD_REQUEST", `${bad.field}: ${bad.message}`, { errors: [bad] });

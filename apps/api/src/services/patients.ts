@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, ilike, isNotNull, isNull, or, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { objectId } from "@core-care/survey-engine";
 import {
   PAGE_SIZE,
@@ -12,6 +13,8 @@ import { locations, patients, patientSurveys } from "../db/schema.js";
 import { conflict, fieldError, notFound } from "../errors.js";
 import { isUniqueViolation } from "../db/errors.js";
 import { findReadableSurveyRef } from "./documents.js";
+import { after, cappedTotal, decodeCursor, pageOf } from "./keyset.js";
+import { patientSearch } from "./patient-search.js";
 
 type PatientRow = typeof patients.$inferSelect;
 
@@ -54,43 +57,92 @@ function toColumns(input: PatientInput) {
 
 const live = (tenantId: string) => and(eq(patients.tenantId, tenantId), isNull(patients.deletedAt));
 
-/** Escapes LIKE wildcards so a search term matches literally. */
-const likeTerm = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+type SortKey = PatientListQuery["sort"];
 
+/** Each sort's keyset, all columns in the same direction, ending in the id (one index each, tenant first). */
+const KEYSETS: Record<SortKey, { column: AnyPgColumn; of: (p: PatientRow) => string; cast?: "date" }[]> = {
+  lastName: [
+    { column: patients.lastName, of: (p) => p.lastName },
+    { column: patients.firstName, of: (p) => p.firstName },
+    { column: patients.id, of: (p) => p.id },
+  ],
+  firstName: [
+    { column: patients.firstName, of: (p) => p.firstName },
+    { column: patients.lastName, of: (p) => p.lastName },
+    { column: patients.id, of: (p) => p.id },
+  ],
+  mrn: [
+    { column: patients.mrn, of: (p) => p.mrn },
+    { column: patients.id, of: (p) => p.id },
+  ],
+  dob: [
+    { column: patients.dob, of: (p) => p.dob, cast: "date" },
+    { column: patients.lastName, of: (p) => p.lastName },
+    { column: patients.firstName, of: (p) => p.firstName },
+    { column: patients.id, of: (p) => p.id },
+  ],
+};
+
+const validKeyPart = (value: string, cast: "date" | undefined) =>
+  cast !== "date" || (/^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)));
+
+/**
+ * A page of the tenant's live patients: searched (src/services/patient-search.ts), sorted by one of
+ * the list's keys, read by keyset from a cursor or by page number, with a total counted no further
+ * than TOTAL_CAP + 1 rows.
+ */
 export async function listPatients(
   db: Db,
   tenantId: string,
   query: PatientListQuery,
-): Promise<{ items: Patient[]; total: number }> {
-  const conditions: (SQL | undefined)[] = [live(tenantId)];
-  if (query.q !== undefined && query.q !== "") {
-    const term = likeTerm(query.q);
-    conditions.push(
-      or(
-        ilike(patients.firstName, term),
-        ilike(patients.lastName, term),
-        ilike(patients.mrn, term),
-        ilike(patients.email, term),
-      ),
-    );
-  }
-  const where = and(...conditions);
-  const column = {
-    lastName: patients.lastName,
-    firstName: patients.firstName,
-    mrn: patients.mrn,
-    dob: patients.dob,
-  }[query.sort];
-  const order = query.order === "asc" ? asc : desc;
-  const rows = await db
+): Promise<{
+  items: Patient[];
+  total: number;
+  totalCapped: boolean;
+  nextCursor: string | null;
+  prevCursor: string | null;
+}> {
+  const where = and(live(tenantId), patientSearch(query.q));
+  const keyset = KEYSETS[query.sort];
+  const cursor =
+    query.cursor === undefined
+      ? undefined
+      : decodeCursor(query.cursor, keyset.length, (key) =>
+          key.every((value, i) => validKeyPart(value, keyset[i]!.cast)),
+        );
+  const backwards = cursor?.dir === "prev";
+  // Reading backwards flips the order; the page is put back in the list's order by pageOf.
+  const ascending = (query.order === "asc") !== backwards;
+  const order = ascending ? asc : desc;
+  let page = db
     .select()
     .from(patients)
-    .where(where)
-    .orderBy(order(column), asc(patients.lastName), asc(patients.firstName), asc(patients.id))
-    .limit(query.limit)
-    .offset((query.page - 1) * query.limit);
-  const [total] = await db.select({ n: count() }).from(patients).where(where);
-  return { items: rows.map(toPatient), total: total?.n ?? 0 };
+    .where(
+      cursor === undefined
+        ? where
+        : and(
+            where,
+            after(
+              keyset.map((k) => sql`${k.column}`),
+              keyset.map((k, i) => (k.cast === "date" ? sql`${cursor.key[i]}::date` : sql`${cursor.key[i]}`)),
+              ascending,
+            ),
+          ),
+    )
+    .orderBy(...keyset.map((k) => order(k.column)))
+    .limit(query.limit + 1)
+    .$dynamic();
+  if (cursor === undefined && query.page > 1) page = page.offset((query.page - 1) * query.limit);
+  const rows = await page;
+  const { total, totalCapped } = await cappedTotal(db, patients, where);
+  const { items, nextCursor, prevCursor } = pageOf(
+    rows,
+    query.limit,
+    cursor,
+    (row) => keyset.map((k) => k.of(row)),
+    cursor === undefined && query.page === 1,
+  );
+  return { items: items.map(toPatient), total, totalCapped, nextCursor, prevCursor };
 }
 
 export async function getPatient(db: Db, tenantId: string, id: string): Promise<Patient> {

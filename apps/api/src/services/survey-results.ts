@@ -1,10 +1,16 @@
-import { and, count, desc, eq, gte, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import { durationStart } from "@core-care/survey-engine";
-import type { SurveyResult, SurveyResultListQuery, SurveyResultSummary } from "@core-care/schema";
+import type {
+  SurveyResult,
+  SurveyResultListItem,
+  SurveyResultListQuery,
+  SurveyResultSummary,
+} from "@core-care/schema";
 import { PAGE_SIZE } from "@core-care/schema";
 import type { Db } from "../db/index.js";
 import { patients, surveyResults, surveyVersions } from "../db/schema.js";
 import { notFound } from "../errors.js";
+import { after, cappedTotal, decodeCursor, pageOf } from "./keyset.js";
 
 const summaryColumns = {
   id: surveyResults.id,
@@ -14,6 +20,8 @@ const summaryColumns = {
   patientId: surveyResults.patientId,
   patientFirstName: patients.firstName,
   patientLastName: patients.lastName,
+  patientMrn: patients.mrn,
+  patientDob: patients.dob,
   isSubmitted: surveyResults.isSubmitted,
   createdAt: surveyResults.createdAt,
   updatedAt: surveyResults.updatedAt,
@@ -27,6 +35,8 @@ type SummaryRow = {
   patientId: string;
   patientFirstName: string | null;
   patientLastName: string | null;
+  patientMrn: string | null;
+  patientDob: string | null;
   isSubmitted: boolean;
   createdAt: Date;
   updatedAt: Date;
@@ -43,6 +53,16 @@ function toSummary(row: SummaryRow): SurveyResultSummary {
     isSubmitted: row.isSubmitted,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function toListItem(row: SummaryRow): SurveyResultListItem {
+  return {
+    ...toSummary(row),
+    patientFirstName: row.patientFirstName ?? "",
+    patientLastName: row.patientLastName ?? "",
+    patientMrn: row.patientMrn ?? "",
+    patientDob: row.patientDob ?? "",
   };
 }
 
@@ -68,13 +88,31 @@ function summaryQuery(db: Db) {
     );
 }
 
-/** Results of the tenant from the duration filter's start, newest first, 200 a page (SPEC 3, 9). */
+/**
+ * The list's keyset: created_at in whole microseconds (a JavaScript Date would round them away, and
+ * two results saved in the same millisecond would then be skipped or repeated), then the id.
+ */
+const createdMicros = sql<string>`(extract(epoch from ${surveyResults.createdAt}) * 1000000)::bigint::text`;
+const MICROS = /^-?\d{1,17}$/;
+const ID = /^[0-9a-f]{24}$/;
+
+/**
+ * Results of the tenant from the duration filter's start, newest first, 200 a page (SPEC 3, 9): by
+ * keyset from a cursor, or by page number (OFFSET, kept for callers of the spec's `page`). The total
+ * is counted no further than TOTAL_CAP + 1 rows.
+ */
 export async function listResults(
   db: Db,
   tenantId: string,
   query: SurveyResultListQuery,
   now = new Date(),
-): Promise<{ items: SurveyResultSummary[]; total: number }> {
+): Promise<{
+  items: SurveyResultListItem[];
+  total: number;
+  totalCapped: boolean;
+  nextCursor: string | null;
+  prevCursor: string | null;
+}> {
   const conditions: SQL[] = [
     eq(surveyResults.tenantId, tenantId),
     isNull(surveyResults.deletedAt),
@@ -84,13 +122,56 @@ export async function listResults(
   if (query.patientId !== undefined) conditions.push(eq(surveyResults.patientId, query.patientId));
   if (query.surveyId !== undefined) conditions.push(eq(surveyResults.surveyId, query.surveyId));
   const where = and(...conditions);
-  const rows = await summaryQuery(db)
-    .where(where)
-    .orderBy(desc(surveyResults.createdAt), desc(surveyResults.id))
-    .limit(PAGE_SIZE)
-    .offset((query.page - 1) * PAGE_SIZE);
-  const [total] = await db.select({ n: count() }).from(surveyResults).where(where);
-  return { items: rows.map(toSummary), total: total?.n ?? 0 };
+  const cursor =
+    query.cursor === undefined
+      ? undefined
+      : decodeCursor(query.cursor, 2, ([micros, id]) => MICROS.test(micros!) && ID.test(id!));
+  const backwards = cursor?.dir === "prev";
+  const order = backwards ? asc : desc;
+  let page = db
+    .select({ ...summaryColumns, micros: createdMicros })
+    .from(surveyResults)
+    .leftJoin(
+      patients,
+      and(eq(patients.tenantId, surveyResults.tenantId), eq(patients.id, surveyResults.patientId)),
+    )
+    .leftJoin(
+      surveyVersions,
+      and(
+        eq(surveyVersions.tenantId, surveyResults.surveyTenantId),
+        eq(surveyVersions.surveyId, surveyResults.surveyId),
+        eq(surveyVersions.version, surveyResults.surveyVersion),
+      ),
+    )
+    .where(
+      cursor === undefined
+        ? where
+        : and(
+            where,
+            after(
+              [sql`${surveyResults.createdAt}`, sql`${surveyResults.id}`],
+              [
+                sql`'epoch'::timestamptz + ${cursor.key[0]}::bigint * interval '1 microsecond'`,
+                sql`${cursor.key[1]}`,
+              ],
+              backwards,
+            ),
+          ),
+    )
+    .orderBy(order(surveyResults.createdAt), order(surveyResults.id))
+    .limit(PAGE_SIZE + 1)
+    .$dynamic();
+  if (cursor === undefined && query.page > 1) page = page.offset((query.page - 1) * PAGE_SIZE);
+  const rows = await page;
+  const { total, totalCapped } = await cappedTotal(db, surveyResults, where);
+  const { items, nextCursor, prevCursor } = pageOf(
+    rows,
+    PAGE_SIZE,
+    cursor,
+    (row) => [row.micros, row.id],
+    cursor === undefined && query.page === 1,
+  );
+  return { items: items.map(toListItem), total, totalCapped, nextCursor, prevCursor };
 }
 
 export async function getResult(db: Db, tenantId: string, id: string): Promise<SurveyResult> {

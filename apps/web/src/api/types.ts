@@ -22,6 +22,7 @@ export type {
   PatientSurvey,
   ReportSummary,
   SurveyResult,
+  SurveyResultListItem,
   SurveyResultSummary,
   SurveySummary,
   Tenant,
@@ -39,4 +40,11 @@ export type {
 export interface ListResponse<T> {
   items: T[];
   total: number;
+}
+
+/** A keyset-paged list: `total` counts at most 1,000 (then `totalCapped`), cursors lead either way. */
+export interface PagedList<T> extends ListResponse<T> {
+  totalCapped: boolean;
+  nextCursor: string | null;
+  prevCursor: string | null;
 }

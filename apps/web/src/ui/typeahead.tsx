@@ -9,6 +9,8 @@ export interface TypeaheadProps<T> {
   itemLabel: (item: T) => string;
   onSelect: (item: T) => void;
   onQueryChange?: (query: string) => void;
+  /** The text the box starts with (a search kept in the URL); suggestions wait for typing. */
+  initialQuery?: string;
   placeholder?: string;
   minLength?: number;
   debounceMs?: number;
@@ -26,13 +28,15 @@ export function Typeahead<T>({
   itemLabel,
   onSelect,
   onQueryChange,
+  initialQuery = "",
   placeholder,
   minLength = TYPEAHEAD.minLength,
   debounceMs = TYPEAHEAD.debounceMs,
   limit = TYPEAHEAD.limit,
 }: TypeaheadProps<T>) {
   const id = useId();
-  const [query, setQuery] = useState("");
+  const [query, setQuery] = useState(initialQuery);
+  const [typed, setTyped] = useState(false);
   const [items, setItems] = useState<T[]>([]);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
@@ -41,7 +45,7 @@ export function Typeahead<T>({
   useEffect(() => {
     const trimmed = query.trim();
     latest.current = trimmed;
-    if (trimmed.length < minLength) {
+    if (!typed || trimmed.length < minLength) {
       setItems([]);
       setOpen(false);
       return;
@@ -58,7 +62,7 @@ export function Typeahead<T>({
       );
     }, debounceMs);
     return () => clearTimeout(timer);
-  }, [query, source, minLength, debounceMs, limit]);
+  }, [query, typed, source, minLength, debounceMs, limit]);
 
   function pick(item: T) {
     setOpen(false);
@@ -103,6 +107,7 @@ export function Typeahead<T>({
         value={query}
         onChange={(e) => {
           setQuery(e.target.value);
+          setTyped(true);
           onQueryChange?.(e.target.value);
         }}
         onKeyDown={onKeyDown}

@@ -5,6 +5,7 @@ import {
   DocumentIdSchema,
   listOf,
   ObjectIdSchema,
+  pagedListOf,
   PatientInputSchema,
   PatientListQuerySchema,
   PatientSchema,
@@ -31,7 +32,7 @@ const PatientParams = z.object({ patientId: ObjectIdSchema });
 const patientsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/patients",
-    { schema: { querystring: PatientListQuerySchema, response: { 200: listOf(PatientSchema) } } },
+    { schema: { querystring: PatientListQuerySchema, response: { 200: pagedListOf(PatientSchema) } } },
     async (request) => {
       const page = await listPatients(app.db, authOf(request).tenantId, request.query);
       await request.audit("list", "patient");

@@ -3,6 +3,8 @@ import { z } from "zod";
 import {
   listOf,
   ObjectIdSchema,
+  pagedListOf,
+  SurveyResultListItemSchema,
   SurveyResultListQuerySchema,
   SurveyResultSaveRequestSchema,
   SurveyResultSaveResponseSchema,
@@ -105,7 +107,7 @@ const surveyResultsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         querystring: SurveyResultListQuerySchema,
-        response: { 200: listOf(SurveyResultSummarySchema) },
+        response: { 200: pagedListOf(SurveyResultListItemSchema) },
       },
     },
     async (request) => {

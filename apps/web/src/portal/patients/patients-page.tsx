@@ -1,8 +1,8 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import { formatPhone } from "@core-care/survey-engine";
 import { api } from "../../api/client";
-import type { ListResponse, Patient } from "../../api/types";
+import type { PagedList, Patient } from "../../api/types";
 import { RemoveRecordModal } from "../../ui/confirm-modal";
 import { DataTable, downloadJson, type Column, type SortState } from "../../ui/data-table";
 import { Typeahead } from "../../ui/typeahead";
@@ -11,9 +11,12 @@ import { patientLabel, patientSuggestions } from "./patient-search";
 import { mayDo, useMe } from "../../api/session";
 import { listStatus, useLoader } from "../../ui/load-state";
 import { StartOnTablet } from "../tablet-link";
+import { Pager, useListUrl } from "../../ui/pager";
 
 /** List page size (SPEC 9). */
 export const PAGE_SIZE = 200;
+
+const SORT_KEYS = ["lastName", "firstName", "mrn", "dob"] as const;
 
 const SEX_LABELS: Record<Patient["sex"], string> = { F: "Female", M: "Male", U: "Unknown" };
 
@@ -43,26 +46,31 @@ export default function PatientsPage() {
   const mayRemove = mayDo(useMe(), "deleteRecords");
   usePageTitle("Patients");
   const navigate = useNavigate();
-  const [query, setQuery] = useState("");
-  const [filter, setFilter] = useState("");
-  const [sort, setSort] = useState<SortState>({ key: "lastName", order: "asc" });
-  const [page, setPage] = useState(1);
-  const [data, setData] = useState<ListResponse<Patient> | null>(null);
+  // Search, sort and page live in the URL: reload and Back keep them.
+  const { params, position, setFilter, move } = useListUrl();
+  const filter = (params.get("q") ?? "").trim();
+  const sortKey = SORT_KEYS.find((k) => k === params.get("sort")) ?? "lastName";
+  const sort: SortState = { key: sortKey, order: params.get("order") === "desc" ? "desc" : "asc" };
+  const { page, cursor } = position;
+  const [data, setData] = useState<PagedList<Patient> | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [removing, setRemoving] = useState<Patient | null>(null);
   const [notice, setNotice] = useState("");
+  const typing = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  useEffect(() => {
-    const timer = setTimeout(() => setFilter(query.trim()), 300);
-    return () => clearTimeout(timer);
-  }, [query]);
+  useEffect(() => () => clearTimeout(typing.current), []);
+
+  function onQueryChange(q: string) {
+    clearTimeout(typing.current);
+    typing.current = setTimeout(() => setFilter({ q: q.trim() || undefined }, { replace: true }), 300);
+  }
 
   const load = useCallback(async () => {
-    const list = await api.get<ListResponse<Patient>>("/api/patients", {
-      query: { q: filter || undefined, sort: sort.key, order: sort.order, page, limit: PAGE_SIZE },
+    const list = await api.get<PagedList<Patient>>("/api/patients", {
+      query: { q: filter || undefined, sort: sort.key, order: sort.order, cursor, limit: PAGE_SIZE },
     });
     setData(list);
-  }, [filter, sort, page]);
+  }, [filter, sort.key, sort.order, cursor]);
   const loading = useLoader(load);
 
   async function saveInline(patient: Patient, values: Record<string, string>) {
@@ -81,7 +89,6 @@ export default function PatientsPage() {
     await load();
   }
 
-  const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1;
   return (
     <section>
       <div className="page-header">
@@ -93,15 +100,13 @@ export default function PatientsPage() {
       <div className="toolbar">
         <Typeahead
           label="Search patients"
-          placeholder="Name, MRN or e-mail"
+          placeholder="Name, MRN, birth date, e-mail or phone"
           source={patientSuggestions}
           itemKey={(p) => p.id}
           itemLabel={patientLabel}
           onSelect={(p) => void navigate(`/patients/${p.id}`)}
-          onQueryChange={(q) => {
-            setQuery(q);
-            setPage(1);
-          }}
+          onQueryChange={onQueryChange}
+          initialQuery={params.get("q") ?? ""}
         />
       </div>
       <p className="visually-hidden" role="status">
@@ -114,10 +119,7 @@ export default function PatientsPage() {
         rowLabel={patientLabel}
         columns={COLUMNS}
         sort={sort}
-        onSort={(s) => {
-          setSort(s);
-          setPage(1);
-        }}
+        onSort={(s) => setFilter({ sort: s.key, order: s.order })}
         selectedKey={selected}
         onInlineSave={saveInline}
         onCancelEdit={() => setSelected(null)}
@@ -134,28 +136,8 @@ export default function PatientsPage() {
           filter ? "No patient matches this search." : "No patients yet.",
         )}
       />
-      {data && data.total > PAGE_SIZE && (
-        <nav className="pager" aria-label="Pages">
-          <button
-            type="button"
-            className="button small"
-            disabled={page <= 1}
-            onClick={() => setPage(page - 1)}
-          >
-            Previous
-          </button>
-          <span>
-            Page {page} of {pages}
-          </span>
-          <button
-            type="button"
-            className="button small"
-            disabled={page >= pages}
-            onClick={() => setPage(page + 1)}
-          >
-            Next
-          </button>
-        </nav>
+      {data && (
+        <Pager list={data} page={page} pageSize={PAGE_SIZE} noun="patients" onMove={(d) => move(data, d)} />
       )}
       {removing && (
         <RemoveRecordModal

@@ -1,4 +1,4 @@
-import { useSearchParams } from "react-router-dom";
+import { useListUrl } from "../../ui/pager";
 import { SurveySelect } from "../../ui/dropdowns";
 import { usePageTitle } from "../page-title";
 import { DurationSelect } from "./duration-select";
@@ -12,15 +12,29 @@ function readDuration(value: string | null): 0 | 1 | 5 {
 /** Survey results of the tenant, filtered by duration (SPEC 3) and survey; filters live in the URL. */
 export default function ResultsPage() {
   usePageTitle("Survey results");
-  const [params, setParams] = useSearchParams();
+  // Filters, sort and page live in the URL: reload and Back keep them.
+  const { params, setParams, position, setFilter, move } = useListUrl();
   const duration = readDuration(params.get("duration"));
   const surveyId = params.get("surveyId") ?? "";
+  const sort = {
+    key: params.get("sort") ?? "createdAt",
+    order: params.get("order") === "asc" ? ("asc" as const) : ("desc" as const),
+  };
+
+  function setSort(key: string, order: "asc" | "desc") {
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.set("sort", key);
+        next.set("order", order);
+        return next;
+      },
+      { replace: true },
+    );
+  }
 
   function update(key: string, value: string) {
-    const next = new URLSearchParams(params);
-    if (value) next.set(key, value);
-    else next.delete(key);
-    setParams(next, { replace: true });
+    setFilter({ [key]: value || undefined }, { replace: true });
   }
 
   return (
@@ -33,7 +47,16 @@ export default function ResultsPage() {
         <DurationSelect value={duration} onChange={(d) => update("duration", String(d))} />
         <SurveySelect name="surveyId" value={surveyId} onChange={(v) => update("surveyId", v)} />
       </div>
-      <ResultsTable query={{ duration, surveyId }} />
+      <ResultsTable
+        query={{ duration, surveyId }}
+        paging={{
+          position,
+          onMove: move,
+          sort,
+          // Sorting orders the page in hand: the URL keeps it, the page stays.
+          onSort: (s) => setSort(s.key, s.order),
+        }}
+      />
     </section>
   );
 }

@@ -1,0 +1,401 @@
+/**
+ * Lists, search and batch upload at clinic scale on the PostgreSQL server (DATABASE_URL): builds its own
+ * data set in a fresh database (BENCH_RESULTS results of one practice over 400 days, BENCH_PATIENTS
+ * patients, plus a second practice), starts the API as its own process, and measures each list at 1
+ * and 20 clients (autocannon, signed in) beside the same statements replayed on a plain `pg` pool by
+ * as many clients: the floor. Then a streamed batch upload of BENCH_BATCH_ROWS rows beside plain
+ * multi-row INSERTs of the same rows, and the API process's peak memory (RSS) throughout.
+ *
+ *   DATABASE_URL=postgres://… pnpm --filter @core-care/api exec tsx --conditions=source bench/lists.ts
+ *   BENCH_SIZE=small …          # 20,000 results, 2,000 patients, 5,000 batch rows (CI)
+ *
+ * Sizes: BENCH_RESULTS (default 1,000,000), BENCH_PATIENTS (50,000), BENCH_BATCH_ROWS (100,000);
+ * BENCH_LIST_SECONDS per case (default 10); BENCH_PORT for the API (default 4462).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { performance } from "node:perf_hooks";
+import autocannon from "autocannon";
+import pg from "pg";
+import { drizzle } from "drizzle-orm/node-postgres";
+import { CORE_CARE_WELLNESS_EXAM_ID, objectId } from "@core-care/survey-engine";
+import { PatientListQuerySchema, SurveyResultListQuerySchema } from "@core-care/schema";
+import { openDatabase } from "../src/db/index.js";
+import * as schema from "../src/db/schema.js";
+import { installBuiltinSurveys } from "../src/services/builtin-surveys.js";
+import { hashPassword } from "../src/services/passwords.js";
+import { encodeCursor } from "../src/services/keyset.js";
+import { listResults } from "../src/services/survey-results.js";
+import { listPatients } from "../src/services/patients.js";
+
+const small = process.env.BENCH_SIZE === "small";
+const RESULTS = Number(process.env.BENCH_RESULTS ?? (small ? 20_000 : 1_000_000));
+const PATIENTS = Number(process.env.BENCH_PATIENTS ?? (small ? 2_000 : 50_000));
+const BATCH_ROWS = Number(process.env.BENCH_BATCH_ROWS ?? (small ? 5_000 : 100_000));
+const SECONDS = Number(process.env.BENCH_LIST_SECONDS ?? (small ? 3 : 10));
+const PORT = Number(process.env.BENCH_PORT ?? 4462);
+const PASSWORD = "bench passphrase: cobalt heron 2291";
+const TENANT = "bench";
+const OTHER = "bench-other";
+
+const serverUrl = process.env.DATABASE_URL;
+if (serverUrl === undefined || serverUrl === "") {
+  console.log("bench/lists.ts: set DATABASE_URL to a PostgreSQL server (it makes and drops its own database)");
+  process.exit(0);
+}
+
+const name = `bench_lists_${randomBytes(4).toString("hex")}`;
+const admin = new pg.Client({ connectionString: serverUrl });
+await admin.connect();
+await admin.query(`create database ${name}`);
+await admin.end();
+const url = new URL(serverUrl);
+url.pathname = `/${name}`;
+const databaseUrl = url.toString();
+
+const FIRST = ["Walter", "Ann", "José", "Zoë", "Maria", "John", "Li", "Fatima", "Olga", "Pedro", "Grace", "Omar"];
+const LAST_A = ["Smith", "Hob", "Núñ", "Ång", "Gar", "Nguy", "Brow", "Oka", "Kowal", "Jen", "Mül", "Rey", "Tan",
+  "Pat", "Dub", "Ols", "Ros", "Ka", "Mor", "Lee", "Car", "Fer", "Her", "Lop", "Wil", "And", "Tho", "Mar", "Cla",
+  "Lew", "Rob", "Wal", "You", "Kin", "Wri", "Sco", "Gre", "Bak", "Ada", "Nel"]; // prettier-ignore
+const LAST_B = ["", "son", "ley", "ez", "ström", "er", "ford", "ski", "ton", "well", "by", "man", "dez", "ins",
+  "ard", "ell", "ick", "ow", "ers", "ham", "ley", "ola", "ano", "ova", "ing"]; // prettier-ignore
+const sqlArray = (values: string[]) => `array[${values.map((v) => `'${v}'`).join(",")}]`;
+
+/** The data set: SQL set-returning inserts, so a million rows take seconds, not a million round trips. */
+async function build() {
+  const database = await openDatabase({ databaseUrl, poolSize: 4 });
+  const { db } = database;
+  const userId = objectId();
+  for (const tenant of [TENANT, OTHER]) {
+    await db
+      .insert(schema.tenants)
+      .values({ id: tenant, name: tenant, settings: { teleAwvEmail: false, alternateFalls: false } });
+    await installBuiltinSurveys(db, tenant);
+  }
+  await db.insert(schema.users).values({
+    id: userId,
+    email: "bench@example.test",
+    firstName: "B",
+    lastName: "Ench",
+    passwordHash: await hashPassword(PASSWORD),
+  });
+  await db.insert(schema.userTenants).values({ tenantId: TENANT, userId, roles: 1 | 2 });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  const started = performance.now();
+  for (const [tenant, patientCount, resultCount] of [
+    [TENANT, PATIENTS, RESULTS],
+    [OTHER, Math.ceil(PATIENTS / 10), Math.ceil(RESULTS / 10)],
+  ] as const) {
+    const prefix = tenant === TENANT ? "a" : "b";
+    await pool.query(
+      `insert into patients (tenant_id, id, mrn, first_name, last_name, dob, sex, email, phone)
+       select $1, '${prefix}' || lpad(to_hex(g), 23, '0'), 'M-' || g,
+         (${sqlArray(FIRST)})[1 + g % ${FIRST.length}],
+         (${sqlArray(LAST_A)})[1 + (g / 7) % ${LAST_A.length}] || (${sqlArray(LAST_B)})[1 + (g / 11) % ${LAST_B.length}],
+         date '1930-01-01' + (g * 37 % 25000), (array['F','M','U'])[1 + g % 3],
+         'patient' || g || '@example.test', '555-' || lpad((g % 1000)::text, 3, '0') || '-' || lpad((g % 10000)::text, 4, '0')
+       from generate_series(1, $2::int) g`,
+      [tenant, patientCount],
+    );
+    const [version] = (
+      await pool.query<{ version: number }>(`select version from surveys where tenant_id = $1 and id = $2`, [
+        tenant,
+        CORE_CARE_WELLNESS_EXAM_ID,
+      ])
+    ).rows;
+    // Answers as JSONB of a few hundred bytes, dates over 400 days, newest first at g = 1.
+    await pool.query(
+      `insert into survey_results (tenant_id, id, survey_id, survey_tenant_id, survey_version, patient_id,
+         client_request_id, answers, is_submitted, submitted_at, created_at, updated_at)
+       select $1, '${prefix}' || lpad(to_hex(g), 23, '0'), $2, $1, $3,
+         '${prefix}' || lpad(to_hex(1 + g % $4::int), 23, '0'), 'bench-' || g,
+         jsonb_build_object('phq2', jsonb_build_object('interest', g % 4, 'down', g % 3),
+           'notes', 'Answer ' || g || ' to the notes question, a sentence or two of free text.',
+           'vitals', jsonb_build_object('height', 150 + g % 40, 'weight', 50 + g % 60), 'smoker', g % 5 = 0),
+         true, t.at, t.at, t.at
+       from generate_series(1, $5::int) g, lateral (select now() - (g::float8 / $5::int) * interval '400 days' as at) t`,
+      [tenant, CORE_CARE_WELLNESS_EXAM_ID, version?.version ?? 1, patientCount, resultCount],
+    );
+  }
+  await pool.query(
+    `insert into patients (tenant_id, id, mrn, first_name, last_name, dob, sex, email, phone)
+     values ($1, $2, 'WH-1952', 'Walter', 'Hobbs', '1952-11-02', 'M', 'walter.hobbs@example.test', '555-201-3344')`,
+    [TENANT, objectId()],
+  );
+  await pool.query("analyze");
+  console.log(
+    `data set: ${RESULTS} results and ${PATIENTS} patients (+10% in a second practice) built in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  await pool.end();
+  await database.close();
+}
+
+/** The API as production runs it, in its own process, so its memory is its own. */
+async function startApi(): Promise<{ child: ChildProcess; base: string; dataDir: string }> {
+  const dataDir = mkdtempSync(join(tmpdir(), "core-care-bench-lists-"));
+  const child = spawn(process.execPath, ["--import", "tsx", "--conditions=source", "src/server.ts"], {
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      NODE_ENV: "production",
+      SESSION_SECRET: randomBytes(32).toString("base64url"),
+      SEED_ON_START: "false",
+      DEMO_RECEIVER: "false",
+      RATE_LIMIT_PER_MINUTE: "100000000",
+      TRUST_PROXY: "true",
+      LOG_LEVEL: "warn",
+      WEB_DIST: join(dataDir, "none"),
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const base = `http://127.0.0.1:${PORT}`;
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${base}/api/config`)).ok) return { child, base, dataDir };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  child.kill("SIGTERM");
+  throw new Error("the API did not start");
+}
+
+/** Peak resident memory of the API process, sampled every 100 ms. */
+function watchMemory(pid: number) {
+  let peak = 0;
+  const timer = setInterval(() => {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      peak = Math.max(peak, kb * 1024);
+    } catch {
+      // the process is gone
+    }
+  }, 100);
+  return {
+    peakMiB: () => Math.round(peak / 1024 / 1024),
+    stop: () => clearInterval(timer),
+  };
+}
+
+async function signIn(base: string): Promise<Record<string, string>> {
+  const headers = { "content-type": "application/json", "x-requested-with": "XMLHttpRequest", "x-forwarded-proto": "https" };
+  const res = await fetch(`${base}/api/auth/sessions`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ email: "bench@example.test", password: PASSWORD }),
+  });
+  const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+  if (res.status !== 200 || cookie === "") throw new Error(`bench sign-in failed: ${res.status}`);
+  return { cookie, "x-requested-with": "XMLHttpRequest", "x-forwarded-proto": "https" };
+}
+
+interface Latency {
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function viaApi(url: string, headers: Record<string, string>, connections: number): Promise<Latency> {
+  const run = (duration: number) => autocannon({ url, connections, duration, workers: 1, headers });
+  await run(1);
+  const result = await run(SECONDS);
+  return { p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
+}
+
+type Statement = { text: string; values: unknown[] };
+
+/**
+ * The statements a service function sends, recorded on a pool of their own (drizzle sends each through
+ * `pool.query`), so that the floor replays exactly what the API runs for the same request.
+ */
+async function statementsOf(run: (db: ReturnType<typeof drizzle<typeof schema>>) => Promise<unknown>) {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  pool.on("error", () => undefined);
+  const recorded: Statement[] = [];
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  (pool as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args: unknown[]) => {
+    const [first, second] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
+    recorded.push(
+      typeof first === "string"
+        ? { text: first, values: second ?? [] }
+        : { text: first.text, values: first.values ?? second ?? [] },
+    );
+    return query(...args);
+  };
+  await run(drizzle(pool, { schema }));
+  await pool.end();
+  return recorded;
+}
+
+/** The plain-PostgreSQL floor: `clients` loops each sending the statements, one after another, for SECONDS. */
+async function floor(pool: pg.Pool, statements: Statement[], clients: number): Promise<Latency> {
+  const times: number[] = [];
+  const loop = async (until: number, keep: boolean) => {
+    while (performance.now() < until) {
+      const start = performance.now();
+      for (const s of statements) await pool.query(s.text, s.values);
+      if (keep) times.push(performance.now() - start);
+    }
+  };
+  const warm = performance.now() + 1000;
+  await Promise.all(Array.from({ length: clients }, () => loop(warm, false)));
+  const until = performance.now() + SECONDS * 1000;
+  await Promise.all(Array.from({ length: clients }, () => loop(until, true)));
+  times.sort((a, b) => a - b);
+  const at = (q: number) => Math.round((times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0) * 10) / 10;
+  return { p50: at(0.5), p99: at(0.99), errors: 0 };
+}
+
+await build();
+const plain = new pg.Pool({ connectionString: databaseUrl, max: 20 });
+// The database is dropped at the end with its connections: an idle one's error then means nothing.
+plain.on("error", () => undefined);
+const keyOf = async (text: string, values: unknown[]) => (await plain.query(text, values)).rows[0] as Record<string, string>;
+const deepResult = await keyOf(
+  `select (extract(epoch from created_at) * 1000000)::bigint::text as micros, id from survey_results
+   where tenant_id = $1 order by created_at desc, id desc offset $2 limit 1`,
+  [TENANT, Math.floor(RESULTS / 2)],
+);
+const deepPatient = await keyOf(
+  `select last_name, first_name, id from patients where tenant_id = $1 and deleted_at is null
+   order by last_name, first_name, id offset $2 limit 1`,
+  [TENANT, Math.floor(PATIENTS / 2)],
+);
+const [onePatient] = (await plain.query<{ patient_id: string }>(`select patient_id from survey_results where tenant_id = $1 limit 1`, [TENANT])).rows;
+const resultCursor = encodeCursor({ dir: "next", key: [deepResult.micros!, deepResult.id!] });
+const patientCursor = encodeCursor({
+  dir: "next",
+  key: [deepPatient.last_name!, deepPatient.first_name!, deepPatient.id!],
+});
+
+const cases: { name: string; path: string; statements: () => Promise<Statement[]> }[] = [
+  ...(
+    [
+      ["results of one patient", { duration: "5", patientId: onePatient!.patient_id }],
+      ["results, Today", { duration: "1" }],
+      ["results, Since Yesterday", { duration: "0" }],
+      ["results, All, first page", { duration: "5" }],
+      [`results, All, cursor at row ${Math.floor(RESULTS / 2)}`, { duration: "5", cursor: resultCursor }],
+    ] as const
+  ).map(([label, query]) => ({
+    name: label,
+    path: `/api/surveyresults?${new URLSearchParams(query).toString()}`,
+    statements: () =>
+      statementsOf((db) => listResults(db, TENANT, SurveyResultListQuerySchema.parse(query))),
+  })),
+  ...(
+    [
+      ["patients, by last name", { sort: "lastName" }],
+      [`patients, cursor at row ${Math.floor(PATIENTS / 2)}`, { sort: "lastName", cursor: patientCursor }],
+      ['typeahead "smith" (limit 5)', { q: "smith", limit: "5" }],
+      ['search "Hobbs, Walter"', { q: "Hobbs, Walter" }],
+      ['search "11/02/1952"', { q: "11/02/1952" }],
+      ['search "555-201-3344"', { q: "555-201-3344" }],
+    ] as const
+  ).map(([label, query]) => ({
+    name: label,
+    path: `/api/patients?${new URLSearchParams(query).toString()}`,
+    statements: () => statementsOf((db) => listPatients(db, TENANT, PatientListQuerySchema.parse(query))),
+  })),
+];
+
+const api = await startApi();
+const memory = watchMemory(api.child.pid!);
+const rows: Record<string, string | number>[] = [];
+try {
+  const headers = await signIn(api.base);
+  for (const c of cases) {
+    const statements = await c.statements();
+    const row: Record<string, string | number> = { list: c.name };
+    for (const clients of [1, 20]) {
+      const a = await viaApi(`${api.base}${c.path}`, headers, clients);
+      const f = await floor(plain, statements, clients);
+      row[`api ${clients}c p50/p99`] = `${a.p50} / ${a.p99}`;
+      row[`floor ${clients}c p50/p99`] = `${f.p50} / ${f.p99}`;
+      row[`p99 ratio ${clients}c`] = f.p99 > 0 ? Math.round((a.p99 / f.p99) * 10) / 10 : "-";
+      if (a.errors > 0) row.errors = a.errors;
+    }
+    rows.push(row);
+    console.log(JSON.stringify(row));
+  }
+
+  // Batch: a streamed NDJSON upload beside multi-row INSERTs of the same rows on the plain pool.
+  const patientIds = (
+    await plain.query<{ id: string }>(`select id from patients where tenant_id = $1 limit 1000`, [TENANT])
+  ).rows.map((r) => r.id);
+  const rowAt = (i: number, prefix: string) => ({
+    externalId: `${prefix}-${i}`,
+    patientId: patientIds[i % patientIds.length],
+    surveyId: CORE_CARE_WELLNESS_EXAM_ID,
+    answers: { notes: `Imported answer ${i}`, phq2: { interest: i % 4, down: i % 3 } },
+  });
+  async function* body() {
+    for (let i = 0; i < BATCH_ROWS; i += 1000) {
+      let chunk = "";
+      for (let j = i; j < Math.min(BATCH_ROWS, i + 1000); j++) chunk += `${JSON.stringify(rowAt(j, "api"))}\n`;
+      yield Buffer.from(chunk);
+    }
+  }
+  const batchStart = performance.now();
+  const upload = await fetch(`${api.base}/api/surveyresults/batchUpload/stream`, {
+    method: "POST",
+    headers: { ...headers, "content-type": "application/x-ndjson" },
+    body: ReadableStream.from(body()),
+    duplex: "half",
+  } as RequestInit);
+  const uploaded = (await upload.json()) as { created: number; rejectedCount: number };
+  if (upload.status !== 200) console.log("batch upload refused:", JSON.stringify(uploaded));
+  const apiSeconds = (performance.now() - batchStart) / 1000;
+  const [version] = (
+    await plain.query<{ version: number }>(`select version from surveys where tenant_id = $1 and id = $2`, [TENANT, CORE_CARE_WELLNESS_EXAM_ID])
+  ).rows;
+  const floorStart = performance.now();
+  for (let i = 0; i < BATCH_ROWS; i += 1000) {
+    const chunk = Array.from({ length: Math.min(1000, BATCH_ROWS - i) }, (_, k) => {
+      const r = rowAt(i + k, "floor");
+      return { id: objectId(), crid: `floor-${i + k}`, patient: r.patientId, answers: r.answers };
+    });
+    await plain.query(
+      `insert into survey_results (tenant_id, id, survey_id, survey_tenant_id, survey_version, patient_id,
+         client_request_id, answers, is_submitted, submitted_at)
+       select $1, x.id, $2, $1, $3, x.patient, x.crid, x.answers, true, now()
+       from jsonb_to_recordset($4::jsonb) as x(id text, crid text, patient text, answers jsonb)`,
+      [TENANT, CORE_CARE_WELLNESS_EXAM_ID, version?.version ?? 1, JSON.stringify(chunk)],
+    );
+  }
+  const floorSeconds = (performance.now() - floorStart) / 1000;
+  const apiRate = Math.round(uploaded.created / apiSeconds);
+  const floorRate = Math.round(BATCH_ROWS / floorSeconds);
+  console.log(
+    `\nbatch upload, ${BATCH_ROWS} rows streamed: API ${apiRate} rows/s (${uploaded.created} created, ${uploaded.rejectedCount} rejected, HTTP ${upload.status}); plain INSERTs ${floorRate} rows/s; ratio ${(floorRate / Math.max(apiRate, 1)).toFixed(1)}x (target >= 1,000 rows/s)`,
+  );
+  rows.push({ list: "batch upload rows/s", api: apiRate, floor: floorRate });
+} finally {
+  memory.stop();
+  api.child.kill("SIGTERM");
+  await new Promise((resolve) => api.child.once("exit", resolve));
+  rmSync(api.dataDir, { recursive: true, force: true });
+  await plain.end();
+  const dropper = new pg.Client({ connectionString: serverUrl });
+  await dropper.connect();
+  await dropper.query(`drop database if exists ${name} with (force)`);
+  await dropper.end();
+}
+
+console.log(`\nlists on PostgreSQL: ${RESULTS} results, ${PATIENTS} patients, ${SECONDS} s per case; latencies in ms`);
+console.table(rows);
+console.log(`API peak memory (RSS): ${memory.peakMiB()} MiB (target < 300 MiB)`);
+mkdirSync(".reports", { recursive: true });
+writeFileSync(
+  join(".reports", "bench-lists.json"),
+  JSON.stringify({ results: RESULTS, patients: PATIENTS, seconds: SECONDS, rows, peakMiB: memory.peakMiB() }, null, 2),
+);

@@ -1,0 +1,227 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { objectId } from "@core-care/survey-engine";
+import { TOTAL_CAP, type Patient, type PatientInput } from "@core-care/schema";
+import { createTestApp, errorFields, inspect, login, type Session, type TestApp } from "../../../test/helpers.js";
+import { patients } from "../../db/schema.js";
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+interface Page {
+  items: Patient[];
+  total: number;
+  totalCapped: boolean;
+  nextCursor: string | null;
+  prevCursor: string | null;
+}
+
+async function signedIn() {
+  const u = await t.createTestTenant({ role: "user" });
+  return { u, s: await login(t.app, u.email) };
+}
+
+async function create(s: Session, patient: Partial<PatientInput>): Promise<Patient> {
+  const res = await s.inject({
+    method: "POST",
+    url: "/api/patients",
+    payload: {
+      mrn: `M-${objectId().slice(-8)}`,
+      firstName: "Pat",
+      lastName: "Doe",
+      dob: "1970-01-01",
+      sex: "U",
+      ...patient,
+    },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json<Patient>();
+}
+
+const list = async (s: Session, query: Record<string, string>): Promise<Page> => {
+  const res = await s.inject({ method: "GET", url: `/api/patients?${new URLSearchParams(query).toString()}` });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<Page>();
+};
+
+/** Rows written straight to the table: many patients without a request each. */
+async function insertPatients(tenantId: string, rows: Partial<typeof patients.$inferInsert>[]) {
+  await inspect(() =>
+    t.db.insert(patients).values(
+      rows.map((row) => ({
+        tenantId,
+        id: objectId(),
+        mrn: `B-${objectId().slice(-10)}`,
+        firstName: "Pat",
+        lastName: "Doe",
+        dob: "1970-01-01",
+        sex: "U" as const,
+        ...row,
+      })),
+    ),
+  );
+}
+
+describe("GET /api/patients?q= (find a patient the way clinics search)", () => {
+  let s: Session;
+  let walter: Patient;
+
+  beforeAll(async () => {
+    ({ s } = await signedIn());
+    walter = await create(s, {
+      firstName: "Walter",
+      lastName: "Hobbs",
+      mrn: "WH-1952",
+      dob: "1952-11-02",
+      email: "walter.hobbs@example.test",
+      phone: "555-201-3344",
+    });
+    // Each shares some of Walter's words, never all of them.
+    await create(s, { firstName: "Walter", lastName: "Smith", dob: "1952-11-03", phone: "555-201-9999" });
+    await create(s, { firstName: "Ann", lastName: "Hobbs", dob: "1952-02-11", email: "ann@example.test" });
+    await create(s, { firstName: "José", lastName: "Núñez", mrn: "JN-7" });
+    await create(s, { firstName: "ZOË", lastName: "Ångström" });
+  });
+
+  test.each([
+    "Walter Hobbs",
+    "Hobbs, Walter",
+    "Hobbs Walter",
+    "hobbs,walter",
+    "  WALTER   hobbs ",
+    "Hobbs, Walter (WH-1952)",
+    "wh-1952",
+    "1952-11-02",
+    "11/02/1952",
+    "Hobbs 11/02/1952",
+    "walter.hobbs@example.test",
+    "Walter.Hobbs@Example.TEST",
+    "555-201-3344",
+    "(555) 201-3344",
+    "5552013344",
+    "555.201.3344",
+  ])("finds Walter Hobbs and only him by %j", async (q) => {
+    const page = await list(s, { q });
+    expect(page.items.map((p) => p.id)).toEqual([walter.id]);
+    expect(page).toMatchObject({ total: 1, totalCapped: false });
+  });
+
+  test.each([
+    ["jose nunez", "Núñez"],
+    ["NÚÑEZ José", "Núñez"],
+    ["zoe angstrom", "Ångström"],
+    ["Ångström, Zoë", "Ångström"],
+  ])("folds case and accents: %j finds %s", async (q, lastName) => {
+    const page = await list(s, { q });
+    expect(page.items.map((p) => p.lastName)).toEqual([lastName]);
+  });
+
+  test("the typeahead's five suggestions come sorted by last name", async () => {
+    const page = await list(s, { q: "walter", limit: "5" });
+    expect(page.items.map((p) => `${p.lastName}, ${p.firstName}`)).toEqual(["Hobbs, Walter", "Smith, Walter"]);
+  });
+
+  test("an impossible date is a word like any other and finds nobody", async () => {
+    expect((await list(s, { q: "02/30/1952" })).total).toBe(0);
+    expect((await list(s, { q: "1952-13-02" })).total).toBe(0);
+  });
+
+  test("finds only the session's practice's patients", async () => {
+    const other = await signedIn();
+    await create(other.s, { firstName: "Walter", lastName: "Hobbs", dob: "1952-11-02" });
+    for (const q of ["Walter Hobbs", "11/02/1952"]) {
+      const mine = await list(s, { q });
+      expect(mine.items.map((p) => p.id)).toEqual([walter.id]);
+      const theirs = await list(other.s, { q });
+      expect(theirs.items.map((p) => p.id)).not.toContain(walter.id);
+      expect(theirs.total).toBe(1);
+    }
+  });
+});
+
+describe("GET /api/patients (keyset paging and capped totals)", () => {
+  test.each([
+    ["lastName", "asc"],
+    ["lastName", "desc"],
+    ["firstName", "asc"],
+    ["mrn", "desc"],
+    ["dob", "asc"],
+    ["dob", "desc"],
+  ])("pages by %s %s with cursors: forwards and back, every patient once", async (sort, order) => {
+    const { u, s } = await signedIn();
+    const names = ["Ames", "Bell", "Bell", "Cruz", "Diaz", "Diaz", "Diaz", "Egan"];
+    await insertPatients(
+      u.tenantId,
+      Array.from({ length: 40 }, (_, i) => ({
+        lastName: names[i % names.length]!,
+        firstName: ["Ana", "Bo", "Cy"][i % 3]!,
+        dob: `19${50 + (i % 7)}-0${1 + (i % 9)}-1${i % 10}`,
+      })),
+    );
+    const whole = await list(s, { sort, order, limit: "200" });
+    expect(whole).toMatchObject({ total: 40, totalCapped: false, nextCursor: null, prevCursor: null });
+    const forwards: Page[] = [await list(s, { sort, order, limit: "7" })];
+    while (forwards.at(-1)!.nextCursor !== null) {
+      forwards.push(await list(s, { sort, order, limit: "7", cursor: forwards.at(-1)!.nextCursor! }));
+    }
+    expect(forwards.flatMap((p) => p.items.map((x) => x.id))).toEqual(whole.items.map((x) => x.id));
+    expect(forwards[0]!.prevCursor).toBeNull();
+    // Back from the last page, page by page, to the first.
+    let back = forwards.at(-1)!;
+    for (let i = forwards.length - 2; i >= 0; i--) {
+      back = await list(s, { sort, order, limit: "7", cursor: back.prevCursor! });
+      expect(back.items.map((x) => x.id)).toEqual(forwards[i]!.items.map((x) => x.id));
+    }
+    expect(back.prevCursor).toBeNull();
+  });
+
+  test("no patient is skipped or repeated while patients are added between pages", async () => {
+    const { u, s } = await signedIn();
+    await insertPatients(
+      u.tenantId,
+      Array.from({ length: 450 }, (_, i) => ({ lastName: `Name${String(i % 90).padStart(2, "0")}` })),
+    );
+    const before = (await list(s, { limit: "200" })).items.map((p) => p.id);
+    const seen: string[] = [];
+    let page = await list(s, { limit: "200" });
+    seen.push(...page.items.map((p) => p.id));
+    while (page.nextCursor !== null) {
+      // New patients land before, inside and after the pages still to come.
+      await insertPatients(u.tenantId, [{ lastName: "Aaron" }, { lastName: "Name45" }, { lastName: "Zed" }]);
+      page = await list(s, { limit: "200", cursor: page.nextCursor });
+      seen.push(...page.items.map((p) => p.id));
+    }
+    expect(new Set(seen).size).toBe(seen.length);
+    const all = await inspect(() => t.db.select({ id: patients.id }).from(patients));
+    const original = new Set(all.map((r) => r.id));
+    expect(before.every((id) => seen.includes(id))).toBe(true);
+    expect(seen.filter((id) => original.has(id)).length).toBeGreaterThanOrEqual(450);
+  });
+
+  test(`counts no further than ${TOTAL_CAP}: past it the total is capped`, async () => {
+    const { u, s } = await signedIn();
+    await insertPatients(u.tenantId, Array.from({ length: TOTAL_CAP + 5 }, () => ({})));
+    const page = await list(s, {});
+    expect(page).toMatchObject({ total: TOTAL_CAP, totalCapped: true });
+    expect(page.items).toHaveLength(200);
+    const few = await list(s, { q: "nobody-has-this" });
+    expect(few).toMatchObject({ total: 0, totalCapped: false, items: [] });
+  });
+
+  test.each([
+    ["cursor=not*base64", "cursor"],
+    [`cursor=${Buffer.from('["next","x"]').toString("base64url")}`, "cursor"],
+    [`sort=dob&cursor=${Buffer.from('["next","1952-13-45","a","b","c"]').toString("base64url")}`, "cursor"],
+    [`cursor=${Buffer.from('["sideways","a","b","c"]').toString("base64url")}`, "cursor"],
+  ])("answers 400 naming cursor for ?%s", async (query, field) => {
+    const { s } = await signedIn();
+    const res = await s.inject({ method: "GET", url: `/api/patients?${query}` });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(errorFields(res)).toEqual([field]);
+  });
+});

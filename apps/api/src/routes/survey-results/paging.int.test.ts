@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { CORE_CARE_WELLNESS_EXAM_ID, objectId } from "@core-care/survey-engine";
+import { TOTAL_CAP, type Patient, type SurveyResultListItem } from "@core-care/schema";
+import { createTestApp, errorFields, inspect, login, type Session, type TestApp } from "../../../test/helpers.js";
+import { surveyResults } from "../../db/schema.js";
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+interface Page {
+  items: SurveyResultListItem[];
+  total: number;
+  totalCapped: boolean;
+  nextCursor: string | null;
+  prevCursor: string | null;
+}
+
+/** A practice with one patient and one result saved through the API (the template of inserted rows). */
+async function clinic() {
+  const u = await t.createTestTenant({ role: "user" });
+  const s = await login(t.app, u.email);
+  const patient = (
+    await s.inject({
+      method: "POST",
+      url: "/api/patients",
+      payload: { mrn: "WH-1952", firstName: "Walter", lastName: "Hobbs", dob: "1952-11-02", sex: "M" },
+    })
+  ).json<Patient>();
+  const saved = await s.inject({
+    method: "POST",
+    url: "/api/surveyresults",
+    payload: {
+      clientRequestId: `req-${objectId()}`,
+      surveyId: CORE_CARE_WELLNESS_EXAM_ID,
+      patientId: patient.id,
+      answers: { a: 1 },
+    },
+  });
+  const { id } = saved.json<{ id: string }>();
+  const [template] = await inspect(() =>
+    t.db
+      .select()
+      .from(surveyResults)
+      .where(and(eq(surveyResults.tenantId, u.tenantId), eq(surveyResults.id, id))),
+  );
+  return { u, s, patient, template: template! };
+}
+
+type Template = Awaited<ReturnType<typeof clinic>>["template"];
+
+/**
+ * Results written straight to the table, `perInstant` of them sharing each created_at (to the
+ * microsecond), the instants a second apart going back from `newest`.
+ */
+async function insertResults(template: Template, n: number, newest: Date, perInstant = 3) {
+  const rows = Array.from({ length: n }, (_, i) => ({
+    ...template,
+    id: objectId(),
+    clientRequestId: `bulk-${objectId()}`,
+    createdAt: new Date(newest.getTime() - Math.floor(i / perInstant) * 1000),
+  }));
+  for (let i = 0; i < rows.length; i += 500) {
+    await inspect(() => t.db.insert(surveyResults).values(rows.slice(i, i + 500)));
+  }
+}
+
+const list = async (s: Session, query: Record<string, string>): Promise<Page> => {
+  const url = `/api/surveyresults?${new URLSearchParams(query).toString()}`;
+  const res = await s.inject({ method: "GET", url });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<Page>();
+};
+
+describe("GET /api/surveyresults (keyset paging, capped totals)", () => {
+  test("no result is skipped or repeated across pages while results are saved", async () => {
+    const { u, s, template } = await clinic();
+    await insertResults(template, 650, new Date(Date.now() - 60_000));
+    const present = await inspect(() =>
+      t.db.select({ id: surveyResults.id }).from(surveyResults).where(eq(surveyResults.tenantId, u.tenantId)),
+    );
+    const ids: string[] = [];
+    let page = await list(s, { duration: "0" });
+    expect(page.prevCursor).toBeNull();
+    ids.push(...page.items.map((r) => r.id));
+    let added = 0;
+    while (page.nextCursor !== null) {
+      // New results arrive (newest) and a back-dated one in the middle of what is still to come.
+      await insertResults(template, 3, new Date(), 3);
+      await insertResults(template, 1, new Date(Date.now() - 60_000 - 150_000), 1);
+      added += 4;
+      page = await list(s, { duration: "0", cursor: page.nextCursor });
+      ids.push(...page.items.map((r) => r.id));
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+    // Every result there when the reading began, once; of those added meanwhile, only ones behind it.
+    expect(present).toHaveLength(651);
+    expect(present.filter((r) => !ids.includes(r.id))).toEqual([]);
+    expect(ids.length).toBeLessThanOrEqual(651 + added);
+  });
+
+  test("Previous reads back the same pages as Next read", async () => {
+    const { s, template } = await clinic();
+    await insertResults(template, 450, new Date(Date.now() - 1000), 7);
+    const pages: Page[] = [await list(s, { duration: "0" })];
+    while (pages.at(-1)!.nextCursor !== null) {
+      pages.push(await list(s, { duration: "0", cursor: pages.at(-1)!.nextCursor! }));
+    }
+    expect(pages.map((p) => p.items.length)).toEqual([200, 200, 51]);
+    const back = await list(s, { duration: "0", cursor: pages[2]!.prevCursor! });
+    expect(back.items.map((r) => r.id)).toEqual(pages[1]!.items.map((r) => r.id));
+    const first = await list(s, { duration: "0", cursor: back.prevCursor! });
+    expect(first.items.map((r) => r.id)).toEqual(pages[0]!.items.map((r) => r.id));
+    expect(first.prevCursor).toBeNull();
+    // The spec's page numbers still answer the same rows.
+    const byNumber = await list(s, { duration: "0", page: "2" });
+    expect(byNumber.items.map((r) => r.id)).toEqual(pages[1]!.items.map((r) => r.id));
+  });
+
+  test(`counts no further than ${TOTAL_CAP}; each filter's total is its own`, async () => {
+    const { s, template, patient } = await clinic();
+    await insertResults(template, TOTAL_CAP + 10, new Date(Date.now() - 1000));
+    expect(await list(s, { duration: "0" })).toMatchObject({ total: TOTAL_CAP, totalCapped: true });
+    expect(await list(s, { duration: "0", patientId: patient.id })).toMatchObject({
+      total: TOTAL_CAP,
+      totalCapped: true,
+    });
+    const today = await list(s, { duration: "1", patientId: objectId() });
+    expect(today).toMatchObject({ total: 0, totalCapped: false, items: [], nextCursor: null });
+  });
+
+  test("items carry the patient's names, MRN and birth date", async () => {
+    const { s, patient } = await clinic();
+    const page = await list(s, { duration: "0" });
+    expect(page.items[0]).toMatchObject({
+      patientId: patient.id,
+      patientName: "Walter Hobbs",
+      patientFirstName: "Walter",
+      patientLastName: "Hobbs",
+      patientMrn: "WH-1952",
+      patientDob: "1952-11-02",
+    });
+    expect(page).toMatchObject({ total: 1, totalCapped: false, nextCursor: null, prevCursor: null });
+  });
+
+  test("another practice's cursor reads nothing of theirs", async () => {
+    const a = await clinic();
+    const b = await clinic();
+    await insertResults(a.template, 250, new Date(Date.now() - 1000));
+    const aPage = await list(a.s, { duration: "0" });
+    const bPage = await list(b.s, { duration: "0", cursor: aPage.nextCursor! });
+    const aIds = new Set((await list(a.s, { duration: "0", cursor: aPage.nextCursor! })).items.map((r) => r.id));
+    expect(bPage.items.some((r) => aIds.has(r.id))).toBe(false);
+  });
+
+  test.each([
+    "cursor=%25%25",
+    `cursor=${Buffer.from('["next","12x","0123456789abcdef01234567"]').toString("base64url")}`,
+    `cursor=${Buffer.from('["next","1","not-an-id"]').toString("base64url")}`,
+    `cursor=${Buffer.from("{}").toString("base64url")}`,
+  ])("answers 400 naming cursor for ?%s", async (query) => {
+    const { s } = await clinic();
+    const res = await s.inject({ method: "GET", url: `/api/surveyresults?${query}` });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(errorFields(res)).toEqual(["cursor"]);
+  });
+});

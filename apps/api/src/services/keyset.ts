@@ -1,0 +1,91 @@
+import { count, sql, type SQL } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
+import { TOTAL_CAP } from "@core-care/schema";
+import type { Db } from "../db/index.js";
+import { fieldError } from "../errors.js";
+
+/**
+ * Keyset (cursor) paging of the long lists. A cursor names a row by its sort key and says which way
+ * to read from it: `next` reads the rows after it in the list's order, `prev` the rows before it. Any
+ * position costs one index probe, and rows added meanwhile are neither skipped nor repeated.
+ */
+export interface Cursor {
+  dir: "next" | "prev";
+  key: string[];
+}
+
+/** An opaque, URL-safe cursor. */
+export function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify([cursor.dir, ...cursor.key]), "utf8").toString("base64url");
+}
+
+/** Reads a cursor of a list whose key has `arity` parts; 400 naming `cursor` when it is not one. */
+export function decodeCursor(text: string, arity: number, check: (key: string[]) => boolean): Cursor {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
+  } catch {
+    parsed = undefined;
+  }
+  if (
+    Array.isArray(parsed) &&
+    parsed.length === arity + 1 &&
+    (parsed[0] === "next" || parsed[0] === "prev") &&
+    parsed.every((part) => typeof part === "string" && part.length <= 300)
+  ) {
+    const [dir, ...key] = parsed as ["next" | "prev", ...string[]];
+    if (check(key)) return { dir, key };
+  }
+  throw fieldError("cursor", "Must be a cursor from the list's last answer.");
+}
+
+/** `(a, b, …) > (x, y, …)` or `<`: the row comparison an index on the same columns serves. */
+export function after(columns: SQL[], values: SQL[], greater: boolean): SQL {
+  return sql`(${sql.join(columns, sql`, `)}) ${greater ? sql`>` : sql`<`} (${sql.join(values, sql`, `)})`;
+}
+
+/**
+ * The total of a list, counted no further than TOTAL_CAP + 1 rows: a million-row list answers
+ * `{ total: TOTAL_CAP, totalCapped: true }` after reading a thousand index entries.
+ */
+export async function cappedTotal(
+  db: Db,
+  table: PgTable,
+  where: SQL | undefined,
+): Promise<{ total: number; totalCapped: boolean }> {
+  const capped = db
+    .select({ one: sql`1`.as("one") })
+    .from(table)
+    .where(where)
+    .limit(TOTAL_CAP + 1)
+    .as("capped");
+  const [row] = await db.select({ n: count() }).from(capped);
+  const n = row?.n ?? 0;
+  return n > TOTAL_CAP ? { total: TOTAL_CAP, totalCapped: true } : { total: n, totalCapped: false };
+}
+
+/**
+ * The cursors around a page read from `cursor` (or from the start, or from an offset): `limit + 1` rows
+ * were asked for in reading order, so one more than `limit` says the list goes on that way.
+ */
+export function pageOf<R>(
+  rowsInReadingOrder: R[],
+  limit: number,
+  cursor: Cursor | undefined,
+  keyOf: (row: R) => string[],
+  fromStart: boolean,
+): { items: R[]; nextCursor: string | null; prevCursor: string | null } {
+  const more = rowsInReadingOrder.length > limit;
+  const read = rowsInReadingOrder.slice(0, limit);
+  const backwards = cursor?.dir === "prev";
+  const items = backwards ? read.reverse() : read;
+  const first = items[0];
+  const last = items.at(-1);
+  const hasNext = backwards ? cursor !== undefined : more;
+  const hasPrev = backwards ? more : !fromStart;
+  return {
+    items,
+    nextCursor: hasNext && last !== undefined ? encodeCursor({ dir: "next", key: keyOf(last) }) : null,
+    prevCursor: hasPrev && first !== undefined ? encodeCursor({ dir: "prev", key: keyOf(first) }) : null,
+  };
+}

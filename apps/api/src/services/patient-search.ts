@@ -1,0 +1,75 @@
+import { and, eq, like, or, type SQL } from "drizzle-orm";
+import { patients } from "../db/schema.js";
+import { fold } from "../db/fold.js";
+
+/** What a clinic's search box holds, read as words that must all match and birth dates. */
+export interface PatientQuery {
+  /** Each word as alternatives (a phone-like word also as its digits), folded like `search_text`. */
+  words: string[][];
+  /** Birth dates as YYYY-MM-DD. */
+  dates: string[];
+}
+
+/** A real calendar date as YYYY-MM-DD, or undefined. */
+function isoDate(year: number, month: number, day: number): string | undefined {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) {
+    return undefined;
+  }
+  return date.toISOString().slice(0, 10);
+}
+
+/** 1952-11-02, or 11/02/1952 as US clinics write it (month first). */
+function dateOf(word: string): string | undefined {
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(word);
+  if (iso) return isoDate(Number(iso[1]), Number(iso[2]), Number(iso[3]));
+  const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(word);
+  if (us) return isoDate(Number(us[3]), Number(us[1]), Number(us[2]));
+  return undefined;
+}
+
+/**
+ * Reads a search as clinics type it: names in any order ("Walter Hobbs", "Hobbs Walter", "Hobbs,
+ * Walter"), an MRN, a birth date (1952-11-02 or 11/02/1952), an e-mail or a phone number in any
+ * punctuation. Every word must match somewhere in the patient's names, MRN, e-mail or phone,
+ * case and accents aside; a date must be the birth date.
+ */
+export function parsePatientQuery(q: string): PatientQuery {
+  const words: string[][] = [];
+  const dates: string[] = [];
+  for (const part of q.split(/[\s,;]+/)) {
+    // Brackets and quotes around a word: "(WH-1952)" as the suggestions show an MRN, "(555)".
+    const raw = part.replace(/^[("'[]+|[)"'\]]+$/g, "");
+    if (raw === "") continue;
+    const date = dateOf(raw);
+    if (date !== undefined) {
+      dates.push(date);
+      continue;
+    }
+    const word = fold(raw);
+    const digits = word.replace(/\D/g, "");
+    // "(555)" or "123-4567" also as digits, so any way of writing the number finds it.
+    const phoneLike = digits.length > 0 && /^[\d()+.\-/]+$/.test(word) && digits !== word;
+    words.push(phoneLike ? [word, digits] : [word]);
+  }
+  return { words, dates };
+}
+
+/** Escapes LIKE wildcards so a search word matches literally. */
+const contains = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The search's conditions on `patients` (none for an empty search), served by patients_search_idx. */
+export function patientSearchConditions(q: string | undefined): SQL[] {
+  if (q === undefined || q.trim() === "") return [];
+  const { words, dates } = parsePatientQuery(q);
+  return [
+    ...dates.map((date) => eq(patients.dob, date)),
+    ...words.map((alternatives) => or(...alternatives.map((w) => like(patients.searchText, contains(w))))!),
+  ].filter((c): c is SQL => c !== undefined);
+}
+
+/** All of {@link patientSearchConditions} together, or undefined. */
+export const patientSearch = (q: string | undefined): SQL | undefined => {
+  const conditions = patientSearchConditions(q);
+  return conditions.length === 0 ? undefined : and(...conditions);
+};
