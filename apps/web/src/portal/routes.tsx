@@ -14,6 +14,7 @@ const PatientPage = lazy(() => import("./patients/patient-page"));
 const ResultsPage = lazy(() => import("./results/results-page"));
 const ResultPage = lazy(() => import("./results/result-page"));
 const ReportsPage = lazy(() => import("./reports/reports-page"));
+const ReportViewerPage = lazy(() => import("./reports/report-viewer-page"));
 const UsersPage = lazy(() => import("./admin/users-page"));
 const TenantsPage = lazy(() => import("./admin/tenants-page"));
 const LocationsPage = lazy(() => import("./admin/locations-page"));
@@ -68,6 +69,7 @@ export default function PortalRoutes() {
           <Route path="results" element={<ResultsPage />} />
           <Route path="results/:resultId" element={<ResultPage />} />
           <Route path="reports" element={<ReportsPage />} />
+          <Route path="reports/:reportId" element={<ReportViewerPage />} />
           <Route path="reports/:reportId/edit" element={<ReportDesignerPage />} />
           <Route path="surveys" element={<SurveysPage />} />
           <Route path="surveys/:surveyId" element={<SurveyDesignerPage />} />

@@ -52,6 +52,9 @@ const ENTITY_WORDS: Record<string, string> = {
   "awv-invitation": "Tele-AWV invitation",
   "tablet-handover": "Tablet hand-over",
   "audit-log": "Audit log",
+  "patient-list": "Patient list",
+  "survey-result-list": "Survey result list",
+  "survey-result-report": "Survey results for a report",
   route: "Request",
 };
 
