@@ -13,6 +13,8 @@ const PatientsPage = lazy(() => import("./patients/patients-page"));
 const PatientPage = lazy(() => import("./patients/patient-page"));
 const ResultsPage = lazy(() => import("./results/results-page"));
 const ResultPage = lazy(() => import("./results/result-page"));
+const ResultPrintPage = lazy(() => import("./print/result-print-page"));
+const PatientPrintPage = lazy(() => import("./print/patient-print-page"));
 const ReportsPage = lazy(() => import("./reports/reports-page"));
 const ReportViewerPage = lazy(() => import("./reports/report-viewer-page"));
 const UsersPage = lazy(() => import("./admin/users-page"));
@@ -66,8 +68,10 @@ export default function PortalRoutes() {
           <Route path="patients" element={<PatientsPage />} />
           <Route path="patients/new" element={<PatientPage />} />
           <Route path="patients/:patientId" element={<PatientPage />} />
+          <Route path="patients/:patientId/print" element={<PatientPrintPage />} />
           <Route path="results" element={<ResultsPage />} />
           <Route path="results/:resultId" element={<ResultPage />} />
+          <Route path="results/:resultId/print" element={<ResultPrintPage />} />
           <Route path="reports" element={<ReportsPage />} />
           <Route path="reports/:reportId" element={<ReportViewerPage />} />
           <Route path="reports/:reportId/edit" element={<ReportDesignerPage />} />

@@ -205,7 +205,11 @@ function ReportViewer({ report, canEdit }: { report: Report; canEdit: boolean })
           </button>
         </div>
         <p className="designer-status" role="status">
-          {running ? "Running..." : html !== null ? `Report for ${ranFor}.` : "Choose a period and run the report."}
+          {running
+            ? "Running..."
+            : html !== null
+              ? `Report for ${ranFor}.`
+              : "Choose a period and run the report."}
         </p>
         {runError ? (
           <p className="form-error" role="alert">
