@@ -104,7 +104,9 @@ export async function* reportPages(
           isNull(surveyResults.deletedAt),
           patientNotRemoved,
           gte(surveyResults.createdAt, since),
-          query.from === undefined ? undefined : gte(surveyResults.createdAt, new Date(`${query.from}T00:00:00Z`)),
+          query.from === undefined
+            ? undefined
+            : gte(surveyResults.createdAt, new Date(`${query.from}T00:00:00Z`)),
           query.to === undefined ? undefined : lt(surveyResults.createdAt, dayAfter(query.to)),
           cursor === null
             ? undefined
