@@ -510,6 +510,11 @@ const CASES: Record<PermissionKey, Case> = {
     ok: 204,
     request: async (c) => ({ method: "DELETE", url: `/api/patients/${await newPatient(c.target)}` }),
   },
+  "GET /api/patients/export": {
+    ok: 200,
+    foreign: 200,
+    request: () => ({ method: "GET", url: "/api/patients/export" }),
+  },
   "GET /api/patients/removed": {
     ok: 200,
     foreign: 200,
@@ -644,6 +649,11 @@ const CASES: Record<PermissionKey, Case> = {
     ok: 200,
     foreign: 200,
     request: () => ({ method: "GET", url: "/api/surveyresults/removed" }),
+  },
+  "GET /api/surveyresults/export": {
+    ok: 200,
+    foreign: 200,
+    request: () => ({ method: "GET", url: "/api/surveyresults/export?duration=1" }),
   },
   "GET /api/surveyresults/report": {
     ok: 200,
