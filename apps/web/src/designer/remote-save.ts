@@ -148,7 +148,8 @@ export interface OpenedDocument<T> {
 }
 
 /**
- * Opens a document for editing: a local copy of the same id is used when the server has nothing newer;
+ * Opens a document for editing: a local copy of the same id (the current copy, or that document's own copy
+ * kept while another was edited) is used when the server has nothing newer;
  * a local copy with unsaved edits is kept even then, so its save meets the conflict question. Otherwise
  * the server's copy is stored locally and used. A new document not yet saved is opened from the local copy.
  */
@@ -157,8 +158,7 @@ export async function openDocument<E extends EntityName>(
   id: string,
   local: LocalCopy<EntityDocuments[E]>,
 ): Promise<OpenedDocument<EntityDocuments[E]>> {
-  const stored = local.read();
-  const mine = stored && stored.document.id === id ? stored : null;
+  const mine = local.readFor(id);
   // Version 0: created here and never saved, so the server cannot hold it yet.
   if (mine && mine.document.version === 0 && !mine.saved) {
     return { document: mine.document, saved: false, readOnly: false, source: "local" };
