@@ -179,6 +179,16 @@ function ValueInput(props: {
 }
 
 /**
+ * A choice value as an option's value: a text as it is (what people and tests pick it by), a number or
+ * a boolean with its type before it, so 1 and "1" stay apart.
+ */
+function choiceKey(value: unknown): string {
+  if (typeof value === "string") return /^(number|boolean|string):/.test(value) ? `string:${value}` : value;
+  if (typeof value === "number" || typeof value === "boolean") return `${typeof value}:${String(value)}`;
+  return JSON.stringify(value) ?? "";
+}
+
+/**
  * The value of a condition on a field with choices, picked from them: the stored value is the choice's
  * own (a number stays a number), since conditions compare strictly. A value no choice holds any more
  * stays listed, so opening a survey never changes its conditions.
@@ -189,7 +199,7 @@ function ChoiceValueSelect(props: {
   choices: NonNullable<FieldOption["choices"]>;
   onCommit: (value: unknown) => void;
 }) {
-  const key = (value: unknown) => JSON.stringify(value) ?? "";
+  const key = choiceKey;
   const current = key(props.value);
   const known = props.choices.some((choice) => key(choice.value) === current);
   const blank = props.value === undefined || props.value === "";

@@ -160,11 +160,17 @@ export async function openDocument<E extends EntityName>(
 ): Promise<OpenedDocument<EntityDocuments[E]>> {
   const mine = local.readFor(id);
   // Version 0: created here and never saved, so the server cannot hold it yet.
+  // A document's own copy (kept while another one was edited) becomes the current copy again (SPEC 9 keys).
+  const becomeCurrent = () => {
+    if (mine && local.read()?.document.id !== id) local.write(mine.document, mine.saved);
+  };
   if (mine && mine.document.version === 0 && !mine.saved) {
+    becomeCurrent();
     return { document: mine.document, saved: false, readOnly: false, source: "local" };
   }
   const fresh = await loadRemote(entity, id, mine?.document.version);
   if (mine && (fresh === undefined || !mine.saved)) {
+    if (fresh?.readOnly !== true) becomeCurrent();
     return {
       document: mine.document,
       saved: mine.saved,

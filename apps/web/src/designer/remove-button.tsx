@@ -32,7 +32,7 @@ export function RemoveButton({
       </button>
       {asking ? (
         <Modal
-          title={label}
+          title={ariaLabel ?? label}
           onClose={() => setAsking(false)}
           describedBy={`${id}-text`}
           footer={
