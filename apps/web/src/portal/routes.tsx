@@ -9,6 +9,7 @@ import { PageNotFound } from "../routing";
 
 const TodayPage = lazy(() => import("./today/today-page"));
 const AuditPage = lazy(() => import("./admin/audit-page"));
+const BatchUploadPage = lazy(() => import("./admin/batch-upload-page"));
 const PatientsPage = lazy(() => import("./patients/patients-page"));
 const PatientPage = lazy(() => import("./patients/patient-page"));
 const ResultsPage = lazy(() => import("./results/results-page"));
@@ -82,6 +83,7 @@ export default function PortalRoutes() {
           <Route path="locations" element={<LocationsPage />} />
           <Route path="interfaces" element={<InterfacesPage />} />
           <Route path="audit" element={<AuditPage />} />
+          <Route path="batch-upload" element={<BatchUploadPage />} />
           <Route path="account" element={<AccountPage />} />
           <Route path="*" element={<PageNotFound inLayout />} />
         </Routes>
