@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { APIRequestContext, Dialog, Page } from "@playwright/test";
 import { adminApi, DEMO_USERS, expect, expectNoSeriousA11yViolations, login, test } from "./fixtures";
 
 const hex = (bytes: number) => randomBytes(bytes).toString("hex");
@@ -51,7 +51,7 @@ async function createSurvey(api: APIRequestContext, title: string): Promise<stri
 /** Goes to `path`, accepting the browser's question about leaving unsaved work; answers whether it asked. */
 async function gotoPastQuestion(page: Page, path: string): Promise<string[]> {
   const asked: string[] = [];
-  const onDialog = (dialog: import("@playwright/test").Dialog) => {
+  const onDialog = (dialog: Dialog) => {
     asked.push(dialog.type());
     void dialog.accept();
   };
