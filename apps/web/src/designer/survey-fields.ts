@@ -21,9 +21,13 @@ function collect(questions: readonly Question[], prefix: string, out: FieldOptio
     }
     const paths = answerPaths(question, prefix);
     const title = question.title.trim();
-    // A checkbox question with a field per choice answers yes/no on each path: no list to pick from.
+    // One answer out of the choices: a checkbox answers a list (or yes/no on each choice's own field),
+    // which no single choice equals.
     const choices =
-      paths.length === 1 && question.choices !== undefined && question.choices.length > 0
+      paths.length === 1 &&
+      question.type !== "checkbox" &&
+      question.choices !== undefined &&
+      question.choices.length > 0
         ? question.choices.map((choice) => ({ value: choice.value, label: choice.label }))
         : undefined;
     for (const path of paths) {
