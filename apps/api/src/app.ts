@@ -16,6 +16,7 @@ import sessionPlugin from "./plugins/session.js";
 import webPlugin from "./plugins/web.js";
 import alertsRoutes from "./routes/alerts/index.js";
 import auditRoutes from "./routes/audit/index.js";
+import exportRoutes from "./routes/exports/index.js";
 import authRoutes from "./routes/auth/index.js";
 import configRoutes from "./routes/config/index.js";
 import interfacesRoutes from "./routes/interfaces/index.js";
@@ -81,6 +82,7 @@ const ROUTES = [
   interfacesRoutes,
   alertsRoutes,
   auditRoutes,
+  exportRoutes,
   teleAwvRoutes,
   tabletRoutes,
   deliveryRoutes,

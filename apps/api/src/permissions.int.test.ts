@@ -519,6 +519,11 @@ const CASES: Record<PermissionKey, Case> = {
     ok: 204,
     request: async (c) => ({ method: "DELETE", url: `/api/patients/${await newPatient(c.target)}` }),
   },
+  "GET /api/patients/export": {
+    ok: 200,
+    foreign: 200,
+    request: () => ({ method: "GET", url: "/api/patients/export" }),
+  },
   "GET /api/patients/removed": {
     ok: 200,
     foreign: 200,
@@ -653,6 +658,11 @@ const CASES: Record<PermissionKey, Case> = {
     ok: 200,
     foreign: 200,
     request: () => ({ method: "GET", url: "/api/surveyresults/removed" }),
+  },
+  "GET /api/surveyresults/export": {
+    ok: 200,
+    foreign: 200,
+    request: () => ({ method: "GET", url: "/api/surveyresults/export?duration=1" }),
   },
   "GET /api/surveyresults/report": {
     ok: 200,

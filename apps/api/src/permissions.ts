@@ -117,6 +117,8 @@ export const PERMISSIONS = {
   "GET /api/patients/removed": { staff: ADMINS },
   "POST /api/patients/:id/restore": { staff: ADMINS },
   "GET /api/patients/:patientId/surveys": { staff: USERS },
+  // The list as a spreadsheet: what the caller may already page through, in one file (audited).
+  "GET /api/patients/export": { staff: USERS },
   "POST /api/patients/:patientId/surveys": { staff: USERS },
   "DELETE /api/patients/:patientId/surveys/:surveyId": { staff: USERS },
 
@@ -138,6 +140,7 @@ export const PERMISSIONS = {
   "GET /api/surveyresults": { staff: USERS },
   "GET /api/surveyresults/:id": { staff: USERS },
   "GET /api/surveyresults/report": { staff: USERS },
+  "GET /api/surveyresults/export": { staff: USERS },
   "DELETE /api/surveyresults/:id": { staff: ADMINS, usersIf: "deleteRecords" },
   "GET /api/surveyresults/removed": { staff: ADMINS },
   "POST /api/surveyresults/:id/restore": { staff: ADMINS },

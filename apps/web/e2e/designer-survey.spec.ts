@@ -22,7 +22,10 @@ async function addQuestion(page: Page, n: number, type: string, title: string, f
 async function fillCondition(row: Locator, field: string, action: string, value: string) {
   await row.getByLabel("Field", { exact: true }).selectOption(field);
   await row.getByLabel("Action", { exact: true }).selectOption(action);
-  await row.getByLabel("Value", { exact: true }).fill(value);
+  // A field with choices offers its values as a list; any other takes the value typed.
+  const input = row.getByLabel("Value", { exact: true });
+  if ((await input.evaluate((element) => element.tagName)) === "SELECT") await input.selectOption(value);
+  else await input.fill(value);
 }
 
 test.describe("survey designer", () => {
@@ -230,7 +233,14 @@ test.describe("survey designer", () => {
 
     await login(page, DEMO_USERS.admin, { redirect: `/surveys/${id}` });
     await page.getByLabel("Page title").fill("Welcome");
+    // Reloading with unsaved work meets the browser's own question first.
+    const asked: string[] = [];
+    page.once("dialog", (dialog) => {
+      asked.push(dialog.type());
+      void dialog.accept();
+    });
     await page.reload();
+    expect(asked).toEqual(["beforeunload"]);
     await expect(page.getByLabel("Page title")).toHaveValue("Welcome");
     await expect(page.getByText("Unsaved changes")).toBeVisible();
     await page.getByRole("button", { name: "Save", exact: true }).click();

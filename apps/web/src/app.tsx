@@ -1,5 +1,5 @@
-import { lazy, Suspense, useEffect } from "react";
-import { BrowserRouter, Route, Routes, useNavigate } from "react-router-dom";
+import { lazy, Suspense, useEffect, useState } from "react";
+import { createBrowserRouter, Route, RouterProvider, Routes, useNavigate } from "react-router-dom";
 import { configureClient, logoutPath } from "./api/client";
 import { PageNotFound, TrailingSlash } from "./routing";
 import { ErrorBanner, ProcessingIndicator } from "./ui/global-status";
@@ -45,14 +45,22 @@ export function AppRoutes() {
   );
 }
 
-/** The web app with its router, the 'Processing...' indicator and the error banner. */
-export function App() {
+function Root() {
   return (
-    <BrowserRouter>
+    <>
       <ClientNavigation />
       <ProcessingIndicator />
       <ErrorBanner />
       <AppRoutes />
-    </BrowserRouter>
+    </>
   );
+}
+
+/**
+ * The web app with its router, the 'Processing...' indicator and the error banner. A data router, so a
+ * screen holding unsaved work (the designers) can hold an in-app navigation and ask first.
+ */
+export function App() {
+  const [router] = useState(() => createBrowserRouter([{ path: "*", element: <Root /> }]));
+  return <RouterProvider router={router} />;
 }

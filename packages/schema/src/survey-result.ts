@@ -69,13 +69,23 @@ export const SurveyResultListQuerySchema = z.object({
 export type SurveyResultListQuery = z.infer<typeof SurveyResultListQuerySchema>;
 
 /** Query of GET /api/surveyresults/report: the period, and whether the report keeps protected fields. */
-export const ReportDataQuerySchema = z.object({
-  duration: DurationSchema.default(5),
-  clinical: z
-    .enum(["true", "false"])
-    .default("false")
-    .transform((value) => value === "true"),
-});
+export const ReportDataQuerySchema = z
+  .object({
+    duration: DurationSchema.default(5),
+    clinical: z
+      .enum(["true", "false"])
+      .default("false")
+      .transform((value) => value === "true"),
+    /** Only results started on or after this day (UTC), within the duration. */
+    from: z.iso.date("Must be a date (YYYY-MM-DD).").optional(),
+    /** Only results started on or before this day (UTC), within the duration. */
+    to: z.iso.date("Must be a date (YYYY-MM-DD).").optional(),
+  })
+  .superRefine((query, ctx) => {
+    if (query.from !== undefined && query.to !== undefined && query.to < query.from) {
+      ctx.addIssue({ code: "custom", path: ["to"], message: "The last day must be on or after the first." });
+    }
+  });
 export type ReportDataQuery = z.infer<typeof ReportDataQuerySchema>;
 
 /**

@@ -192,7 +192,12 @@ export const SurveySummarySchema = z.object({
 export type SurveySummary = z.infer<typeof SurveySummarySchema>;
 
 /** An item of GET /api/surveys/{id}/versions. */
-export const DocumentVersionSchema = z.object({ version: VersionSchema, savedAt: TimestampSchema });
+export const DocumentVersionSchema = z.object({
+  version: VersionSchema,
+  savedAt: TimestampSchema,
+  /** Who saved it, by name; null when unknown (a built-in version) or saved by another practice. */
+  savedBy: z.string().nullable(),
+});
 export type DocumentVersion = z.infer<typeof DocumentVersionSchema>;
 
 /** `?newerThan=v` of GET /api/surveys/{id} and /api/reports/{id}. */

@@ -11,7 +11,7 @@ import type {
   VersionedSaveResponse,
 } from "@core-care/schema";
 import { rowsOf, type Db, type DbOrTx } from "../db/index.js";
-import { reports, reportVersions, surveys, surveyVersions, type ReportBody } from "../db/schema.js";
+import { reports, reportVersions, surveys, surveyVersions, users, type ReportBody } from "../db/schema.js";
 import { conflict, notFound } from "../errors.js";
 
 /** Message of a version conflict; the designer appends its overwrite question (SPEC 8). */
@@ -205,15 +205,28 @@ const readableVersions = (found: { row: { tenantId: string }; readOnly: boolean 
   );
 
 /** Kept versions of a readable survey, newest first. */
+/** A version's author by name, or null when the version names none. */
+function authorName(row: { firstName: string | null; lastName: string | null }): string | null {
+  const name = [row.firstName, row.lastName].filter((part) => part !== null && part !== "").join(" ");
+  return name === "" ? null : name;
+}
+
 export async function listSurveyVersions(db: Db, tenantId: string, id: string): Promise<DocumentVersion[]> {
   const found = await findReadableSurvey(db, tenantId, id);
   if (found === undefined) throw notFound("Survey");
+  // The author's name is the practice's own business: a shared survey's versions name nobody.
   const rows = await db
-    .select({ version: surveyVersions.version, savedAt: surveyVersions.savedAt })
+    .select({
+      version: surveyVersions.version,
+      savedAt: surveyVersions.savedAt,
+      firstName: users.firstName,
+      lastName: users.lastName,
+    })
     .from(surveyVersions)
+    .leftJoin(users, and(eq(users.id, surveyVersions.savedBy), eq(surveyVersions.tenantId, tenantId)))
     .where(readableVersions(found, id))
     .orderBy(desc(surveyVersions.version));
-  return rows.map((r) => ({ version: r.version, savedAt: r.savedAt.toISOString() }));
+  return rows.map((r) => ({ version: r.version, savedAt: r.savedAt.toISOString(), savedBy: authorName(r) }));
 }
 
 /** A readable survey as it was at one version. */
@@ -341,11 +354,17 @@ export async function deleteReport(db: Db, tenantId: string, id: string): Promis
 export async function listReportVersions(db: Db, tenantId: string, id: string): Promise<DocumentVersion[]> {
   await getReport(db, tenantId, id);
   const rows = await db
-    .select({ version: reportVersions.version, savedAt: reportVersions.savedAt })
+    .select({
+      version: reportVersions.version,
+      savedAt: reportVersions.savedAt,
+      firstName: users.firstName,
+      lastName: users.lastName,
+    })
     .from(reportVersions)
+    .leftJoin(users, eq(users.id, reportVersions.savedBy))
     .where(and(eq(reportVersions.tenantId, tenantId), eq(reportVersions.reportId, id)))
     .orderBy(desc(reportVersions.version));
-  return rows.map((r) => ({ version: r.version, savedAt: r.savedAt.toISOString() }));
+  return rows.map((r) => ({ version: r.version, savedAt: r.savedAt.toISOString(), savedBy: authorName(r) }));
 }
 
 export async function getReportVersion(

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, gte, isNull, lt, sql } from "drizzle-orm";
 import {
   durationStart,
   PROTECTED_FIELD_NAMES,
@@ -21,13 +21,21 @@ export const REPORT_PAGE_SIZE = 500;
 /** Keys of a result that name the patient, removed with the protected fields unless the report is clinical. */
 const PATIENT_KEYS = ["patientName"];
 
+/** The start (UTC) of the day after `day` (YYYY-MM-DD): the end of a date range that includes `day`. */
+function dayAfter(day: string): Date {
+  const start = new Date(`${day}T00:00:00Z`);
+  start.setUTCDate(start.getUTCDate() + 1);
+  return start;
+}
+
 interface Version {
   title: string;
   protectedFields: string[];
 }
 
 /**
- * The tenant's results of a period for a report (SPEC 3 duration filters), newest first, with their
+ * The tenant's results of a period for a report (SPEC 3 duration filters, narrowed by an optional range
+ * of days), newest first, with their
  * answers, read a page at a time by keyset (created_at, id) so any position costs the same; each page
  * is answered as it is read. Without `clinical`, every protected field (the spec's names and the pii
  * questions of the survey version each result was taken on) and the patient's name are removed here,
@@ -96,6 +104,10 @@ export async function* reportPages(
           isNull(surveyResults.deletedAt),
           patientNotRemoved,
           gte(surveyResults.createdAt, since),
+          query.from === undefined
+            ? undefined
+            : gte(surveyResults.createdAt, new Date(`${query.from}T00:00:00Z`)),
+          query.to === undefined ? undefined : lt(surveyResults.createdAt, dayAfter(query.to)),
           cursor === null
             ? undefined
             : sql`(${surveyResults.createdAt}, ${surveyResults.id}) < (${cursor.at}::timestamptz, ${cursor.id})`,

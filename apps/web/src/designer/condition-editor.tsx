@@ -56,7 +56,9 @@ function ConditionRows({ legend, conditions, exclude, onChange }: ConditionListP
   return conditions.map((condition, index) => {
     const prefix = `${id}-${index}`;
     const action = normalizeAction(condition.action) ?? "Equals";
-    const kind = fields.find((f) => f.path === condition.fieldName)?.kind;
+    const field = fields.find((f) => f.path === condition.fieldName);
+    const kind = field?.kind;
+    const choices = field?.choices;
     const known = fields.some((f) => f.path === condition.fieldName);
     const set = (patch: Partial<Condition>) =>
       onChange(replaceAt(conditions, index, { ...condition, ...patch }));
@@ -123,12 +125,21 @@ function ConditionRows({ legend, conditions, exclude, onChange }: ConditionListP
             <label htmlFor={`${prefix}-value`}>
               {action === "One Of" ? "Values (comma separated)" : "Value"}
             </label>
-            <ValueInput
-              id={`${prefix}-value`}
-              value={condition.fieldValue}
-              parse={(text) => conditionValue(text, action, kind)}
-              onCommit={(fieldValue) => set({ fieldValue })}
-            />
+            {choices !== undefined && action !== "One Of" ? (
+              <ChoiceValueSelect
+                id={`${prefix}-value`}
+                value={condition.fieldValue}
+                choices={choices}
+                onCommit={(fieldValue) => set({ fieldValue })}
+              />
+            ) : (
+              <ValueInput
+                id={`${prefix}-value`}
+                value={condition.fieldValue}
+                parse={(text) => conditionValue(text, action, kind)}
+                onCommit={(fieldValue) => set({ fieldValue })}
+              />
+            )}
           </div>
         )}
         <button
@@ -164,5 +175,52 @@ function ValueInput(props: {
         props.onCommit(props.parse(e.target.value));
       }}
     />
+  );
+}
+
+/**
+ * A choice value as an option's value: a text as it is (what people and tests pick it by), a number or
+ * a boolean with its type before it, so 1 and "1" stay apart.
+ */
+function choiceKey(value: unknown): string {
+  if (typeof value === "string") return /^(number|boolean|string):/.test(value) ? `string:${value}` : value;
+  if (typeof value === "number" || typeof value === "boolean") return `${typeof value}:${String(value)}`;
+  return JSON.stringify(value) ?? "";
+}
+
+/**
+ * The value of a condition on a field with choices, picked from them: the stored value is the choice's
+ * own (a number stays a number), since conditions compare strictly. A value no choice holds any more
+ * stays listed, so opening a survey never changes its conditions.
+ */
+function ChoiceValueSelect(props: {
+  id: string;
+  value: unknown;
+  choices: NonNullable<FieldOption["choices"]>;
+  onCommit: (value: unknown) => void;
+}) {
+  const key = choiceKey;
+  const current = key(props.value);
+  const known = props.choices.some((choice) => key(choice.value) === current);
+  const blank = props.value === undefined || props.value === "";
+  return (
+    <select
+      id={props.id}
+      value={blank ? "" : current}
+      onChange={(e) => {
+        const chosen = props.choices.find((choice) => key(choice.value) === e.target.value);
+        props.onCommit(chosen === undefined ? "" : chosen.value);
+      }}
+    >
+      <option value="">Choose a value</option>
+      {!known && !blank ? <option value={current}>{conditionText(props.value)}</option> : null}
+      {props.choices.map((choice) => (
+        <option key={key(choice.value)} value={key(choice.value)}>
+          {choice.label.trim() === "" || choice.label === String(choice.value)
+            ? String(choice.value)
+            : `${choice.label} (${String(choice.value)})`}
+        </option>
+      ))}
+    </select>
   );
 }

@@ -4,6 +4,7 @@ import { useMe } from "../api/session";
 import { hasRole } from "../api/types";
 import { usePageTitle } from "../portal/page-title";
 import type { EntityDocuments } from "./remote-save";
+import { UnsavedChangesGuard } from "./unsaved-guard";
 import { useDesignerDocument } from "./use-designer-document";
 
 /** A loaded document as a designer edits it. */
@@ -16,7 +17,7 @@ export interface DesignerView<T> {
   shared: boolean;
   saving: boolean;
   onEdit: (change: (document: T) => T) => void;
-  onSave: () => Promise<void>;
+  onSave: () => Promise<boolean>;
 }
 
 interface DesignerPageFrameProps<E extends keyof EntityDocuments> {
@@ -33,7 +34,8 @@ export function DesignerPageFrame<E extends keyof EntityDocuments>({
 }: DesignerPageFrameProps<E>) {
   const me = useMe();
   const canEdit = me ? hasRole(me.user.roles, "admin") || hasRole(me.user.roles, "sysAdmin") : false;
-  const { state, saving, edit, save } = useDesignerDocument(entity, id);
+  const { state, saving, edit, save, leaving } = useDesignerDocument(entity, id);
+  const dirty = state.status === "ready" && !state.saved && !state.readOnly && canEdit;
   const name = entity.charAt(0).toUpperCase() + entity.slice(1);
   usePageTitle(state.status === "ready" ? `${name}: ${state.document.title}` : `${name} designer`);
 
@@ -51,13 +53,18 @@ export function DesignerPageFrame<E extends keyof EntityDocuments>({
       </section>
     );
   }
-  return children({
-    document: state.document,
-    saved: state.saved,
-    readOnly: state.readOnly || !canEdit,
-    shared: state.readOnly,
-    saving,
-    onEdit: edit,
-    onSave: save,
-  });
+  return (
+    <>
+      <UnsavedChangesGuard when={dirty} what={entity} allowed={leaving} onSave={save} />
+      {children({
+        document: state.document,
+        saved: state.saved,
+        readOnly: state.readOnly || !canEdit,
+        shared: state.readOnly,
+        saving,
+        onEdit: edit,
+        onSave: save,
+      })}
+    </>
+  );
 }

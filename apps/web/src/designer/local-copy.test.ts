@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from "vitest";
-import { createLocalCopy, lastIdKey, type StorageLog } from "./local-copy";
+import { createLocalCopy, documentKey, lastIdKey, type StorageLog } from "./local-copy";
 
 interface Doc {
   id: string;
@@ -97,6 +97,29 @@ describe("createLocalCopy", () => {
       "Could not read the local survey copy (SyntaxError).",
       "The local survey copy has an unknown shape and is ignored.",
     ]);
+  });
+
+  test("keeps a document's unsaved edits under its own key when another document becomes current", () => {
+    const copy = createLocalCopy<Doc>("survey");
+    copy.write({ id: "a", version: 2, title: "A edited" }, false);
+    copy.write({ id: "b", version: 5, title: "B" }, true);
+
+    expect(copy.read()?.document.id).toBe("b");
+    expect(copy.lastId()).toBe("b");
+    expect(documentKey("survey", "a")).toBe("survey:a");
+    expect(copy.readFor("a")).toEqual({ document: { id: "a", version: 2, title: "A edited" }, saved: false });
+    expect(copy.readFor("b")).toEqual({ document: { id: "b", version: 5, title: "B" }, saved: true });
+    expect(window.localStorage.getItem("survey:b")).toBeNull();
+    expect(copy.readFor("c")).toBeNull();
+  });
+
+  test("drops a document's own copy once it is saved", () => {
+    const copy = createLocalCopy<Doc>("report");
+    copy.write({ id: "r", version: 1, title: "edited" }, false);
+    expect(window.localStorage.getItem("report:r")).not.toBeNull();
+    copy.write({ id: "r", version: 2, title: "edited" }, true);
+    expect(window.localStorage.getItem("report:r")).toBeNull();
+    expect(copy.readFor("r")?.saved).toBe(true);
   });
 
   test("removes the copy and the last id on clear", () => {

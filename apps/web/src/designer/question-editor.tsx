@@ -1,6 +1,7 @@
 import { memo, useCallback, useId, useState } from "react";
 import { createQuestion, type Choice, type Question, type QuestionType } from "@core-care/survey-engine";
 import { ConditionList } from "./condition-editor";
+import { RemoveButton } from "./remove-button";
 import { moveItem, removeAt, replaceAt } from "./survey-fields";
 
 /** Every question type the runner renders, with the name the designer shows. */
@@ -254,9 +255,14 @@ const QuestionEditor = memo(function QuestionEditor({
         <button type="button" className="button small" disabled={last} onClick={() => onMove(1)}>
           Move down
         </button>
-        <button type="button" className="button small danger" onClick={onRemove}>
-          Remove {name.toLowerCase()}
-        </button>
+        <RemoveButton
+          label={`Remove ${name.toLowerCase()}`}
+          what={
+            question.title.trim() ? `${name.toLowerCase()} "${question.title.trim()}"` : name.toLowerCase()
+          }
+          consequence={question.type === "group" ? "Its fields go with it." : undefined}
+          onRemove={onRemove}
+        />
       </div>
     </fieldset>
   );

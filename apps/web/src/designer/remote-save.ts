@@ -148,7 +148,8 @@ export interface OpenedDocument<T> {
 }
 
 /**
- * Opens a document for editing: a local copy of the same id is used when the server has nothing newer;
+ * Opens a document for editing: a local copy of the same id (the current copy, or that document's own copy
+ * kept while another was edited) is used when the server has nothing newer;
  * a local copy with unsaved edits is kept even then, so its save meets the conflict question. Otherwise
  * the server's copy is stored locally and used. A new document not yet saved is opened from the local copy.
  */
@@ -157,14 +158,19 @@ export async function openDocument<E extends EntityName>(
   id: string,
   local: LocalCopy<EntityDocuments[E]>,
 ): Promise<OpenedDocument<EntityDocuments[E]>> {
-  const stored = local.read();
-  const mine = stored && stored.document.id === id ? stored : null;
+  const mine = local.readFor(id);
   // Version 0: created here and never saved, so the server cannot hold it yet.
+  // A document's own copy (kept while another one was edited) becomes the current copy again (SPEC 9 keys).
+  const becomeCurrent = () => {
+    if (mine && local.read()?.document.id !== id) local.write(mine.document, mine.saved);
+  };
   if (mine && mine.document.version === 0 && !mine.saved) {
+    becomeCurrent();
     return { document: mine.document, saved: false, readOnly: false, source: "local" };
   }
   const fresh = await loadRemote(entity, id, mine?.document.version);
   if (mine && (fresh === undefined || !mine.saved)) {
+    if (fresh?.readOnly !== true) becomeCurrent();
     return {
       document: mine.document,
       saved: mine.saved,

@@ -36,12 +36,17 @@ function isReportLine(value: unknown): value is ReportLine {
 
 /**
  * The tenant's survey results of a duration (SPEC 3: 0 Since Yesterday, 1 Today, 5 All) with their
- * answers, as report data `{ duration, results }`, in one streamed call: the server removes the
+ * answers (narrowed to the days `range` names, both included), as report data `{ duration, from?, to?,
+ * results }`, in one streamed call: the server removes the
  * protected fields (the spec's names plus the pii questions of the survey version each result was
  * taken on) and the patient's name unless the report is clinical. A stream that ends before its last
  * line is refused rather than reported on as if it were whole.
  */
-export async function loadReportData(duration: 0 | 1 | 5, clinical: boolean): Promise<unknown> {
+export async function loadReportData(
+  duration: 0 | 1 | 5,
+  clinical: boolean,
+  range: { from?: string; to?: string } = {},
+): Promise<unknown> {
   const results: ReportResult[] = [];
   let count: number | null = null;
   await api.lines(
@@ -51,12 +56,12 @@ export async function loadReportData(duration: 0 | 1 | 5, clinical: boolean): Pr
       if (line.type === "result") results.push(line.result);
       else count = line.count;
     },
-    { query: { duration, clinical } },
+    { query: { duration, clinical, ...range } },
   );
   if (count !== results.length) {
     throw new Error("The survey results arrived incomplete. Please run the report again.");
   }
-  return { duration: DURATION_LABELS[duration], results };
+  return { duration: DURATION_LABELS[duration], ...range, results };
 }
 
 /** The duration filters' labels (SPEC 3). */

@@ -8,6 +8,7 @@ import { loadReportData, withoutProtectedFields } from "./report-data";
 import { reportDocument } from "./report-protocol";
 import { REPORT_TIMEOUT_MS, ReportSandbox } from "./report-sandbox";
 import { downloadText, fileNameOf } from "./survey-json";
+import { savedFields } from "./remote-save";
 import { VersionHistory } from "./version-history";
 import "./designer.css";
 
@@ -253,7 +254,18 @@ function ReportDesigner({ document: report, saved, readOnly, saving, onEdit, onS
             ) : null}
             <div ref={output} data-testid="report-output" />
           </section>
-          <VersionHistory entity="report" id={report.id} />
+          <VersionHistory
+            entity="report"
+            id={report.id}
+            onRestore={
+              readOnly
+                ? undefined
+                : (restored) => {
+                    setMockText(JSON.stringify(restored.mock, null, 2));
+                    onEdit((r) => ({ ...savedFields("report", restored), id: r.id, version: r.version }));
+                  }
+            }
+          />
         </div>
       </div>
     </section>

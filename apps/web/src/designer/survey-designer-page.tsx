@@ -15,6 +15,8 @@ import { QuestionList } from "./question-editor";
 import { SurveyPreview } from "./survey-preview";
 import { downloadText, exportSurvey, fileNameOf, importSurvey } from "./survey-json";
 import { fieldOptions, moveItem, removeAt, replaceAt, type FieldOption } from "./survey-fields";
+import { RemoveButton } from "./remove-button";
+import { savedFields } from "./remote-save";
 import { VersionHistory } from "./version-history";
 import "./designer.css";
 
@@ -167,7 +169,7 @@ function SurveyDesigner({
                   checked={survey.canSubscribeTo}
                   onChange={(e) => onEdit((s) => ({ ...s, canSubscribeTo: e.target.checked }))}
                 />{" "}
-                Other practices may subscribe to this survey (canSubscribeTo)
+                Other practices may subscribe to this survey
               </label>
             </section>
 
@@ -187,20 +189,25 @@ function SurveyDesigner({
                       }
                     />
                   </div>
-                  <button
-                    type="button"
+                  <RemoveButton
+                    label="Remove"
                     className="button small"
-                    aria-label={`Remove section ${index + 1}`}
-                    onClick={() =>
-                      onEdit((s) => ({
-                        ...s,
-                        sections: removeAt(s.sections, index),
-                        pages: s.pages.map((p) => (p.section === section.id ? withoutSection(p) : p)),
-                      }))
+                    ariaLabel={`Remove section ${index + 1}`}
+                    what={section.title ? `section ${index + 1} "${section.title}"` : `section ${index + 1}`}
+                    consequence="Its pages stay, in no section."
+                    onRemove={() =>
+                      onEdit((s) => {
+                        const at = s.sections.findIndex((x) => x.id === section.id);
+                        return at === -1
+                          ? s
+                          : {
+                              ...s,
+                              sections: removeAt(s.sections, at),
+                              pages: s.pages.map((p) => (p.section === section.id ? withoutSection(p) : p)),
+                            };
+                      })
                     }
-                  >
-                    Remove
-                  </button>
+                  />
                 </div>
               ))}
               <button
@@ -263,7 +270,16 @@ function SurveyDesigner({
         </FieldOptionsContext>
         <div className="designer-side">
           <SurveyPreview survey={previewed} tenantId={me?.tenant.id ?? ""} />
-          <VersionHistory entity="survey" id={survey.id} />
+          <VersionHistory
+            entity="survey"
+            id={survey.id}
+            onRestore={
+              readOnly
+                ? undefined
+                : (restored) =>
+                    onEdit((s) => ({ ...savedFields("survey", restored), id: s.id, version: s.version }))
+            }
+          />
         </div>
       </div>
     </section>
@@ -282,7 +298,13 @@ function useSameFields(fields: FieldOption[]): FieldOption[] {
     last.current.length === fields.length &&
     last.current.every((f, i) => {
       const g = fields[i];
-      return g !== undefined && f.path === g.path && f.label === g.label && f.kind === g.kind;
+      return (
+        g !== undefined &&
+        f.path === g.path &&
+        f.label === g.label &&
+        f.kind === g.kind &&
+        JSON.stringify(f.choices) === JSON.stringify(g.choices)
+      );
     });
   if (!same) last.current = fields;
   return last.current;
@@ -348,9 +370,16 @@ function PageEditor({ page, index, count, sections, editPage, onMove, onRemove }
         <button type="button" className="button small" disabled={number === count} onClick={() => onMove(1)}>
           Move page down
         </button>
-        <button type="button" className="button small danger" onClick={onRemove}>
-          Remove page
-        </button>
+        <RemoveButton
+          label="Remove page"
+          what={page.title ? `page ${number} "${page.title}"` : `page ${number}`}
+          consequence={
+            page.questions.length > 0
+              ? `Its ${page.questions.length === 1 ? "question goes" : `${page.questions.length} questions go`} with it.`
+              : undefined
+          }
+          onRemove={onRemove}
+        />
       </div>
       <ConditionList
         legend="Page conditions"

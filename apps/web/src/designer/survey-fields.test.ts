@@ -3,6 +3,38 @@ import { createPage, createQuestion, createSurvey } from "@core-care/survey-engi
 import { conditionText, conditionValue, fieldOptions, moveItem, removeAt, replaceAt } from "./survey-fields";
 
 describe("fieldOptions", () => {
+  test("carries a question's choices for a condition's value, but not those of a checkbox answered per choice", () => {
+    const survey = createSurvey({
+      pages: [
+        createPage({
+          questions: [
+            createQuestion("radio", {
+              fieldName: "smoker",
+              title: "Do you smoke?",
+              choices: [
+                { value: "yes", label: "Yes" },
+                { value: 0, label: "Never" },
+              ],
+            }),
+            createQuestion("checkbox", {
+              fieldName: "diet",
+              title: "Diet",
+              choices: [{ value: "vegan", label: "Vegan", fieldName: "diets0" }],
+            }),
+            createQuestion("text", { fieldName: "note", title: "Note" }),
+          ],
+        }),
+      ],
+    });
+    const options = fieldOptions(survey);
+    expect(options.find((o) => o.path === "smoker")?.choices).toEqual([
+      { value: "yes", label: "Yes" },
+      { value: 0, label: "Never" },
+    ]);
+    expect(options.find((o) => o.path === "diets0")?.choices).toBeUndefined();
+    expect(options.find((o) => o.path === "note")?.choices).toBeUndefined();
+  });
+
   test("offers every answer path of the survey, nested group fields as parent.child, then the globals", () => {
     const survey = createSurvey({
       pages: [

@@ -9,6 +9,8 @@ export interface FieldOption {
   label: string;
   /** The question type, or 'global'. */
   kind: Question["type"] | "global";
+  /** The answers the field can hold, when its question offers choices: a condition's value picks one. */
+  choices?: readonly { value: string | number | boolean; label: string }[];
 }
 
 function collect(questions: readonly Question[], prefix: string, out: FieldOption[]): void {
@@ -17,9 +19,24 @@ function collect(questions: readonly Question[], prefix: string, out: FieldOptio
       collect(question.fields ?? [], questionPath(question, prefix), out);
       continue;
     }
-    for (const path of answerPaths(question, prefix)) {
-      const title = question.title.trim();
-      out.push({ path, label: title === "" ? path : `${path} (${title})`, kind: question.type });
+    const paths = answerPaths(question, prefix);
+    const title = question.title.trim();
+    // One answer out of the choices: a checkbox answers a list (or yes/no on each choice's own field),
+    // which no single choice equals.
+    const choices =
+      paths.length === 1 &&
+      question.type !== "checkbox" &&
+      question.choices !== undefined &&
+      question.choices.length > 0
+        ? question.choices.map((choice) => ({ value: choice.value, label: choice.label }))
+        : undefined;
+    for (const path of paths) {
+      const label = title === "" ? path : `${path} (${title})`;
+      out.push(
+        choices === undefined
+          ? { path, label, kind: question.type }
+          : { path, label, kind: question.type, choices },
+      );
     }
   }
 }

@@ -28,8 +28,10 @@ export interface DesignerDocument<T> {
   saving: boolean;
   /** Applies an edit; the local copy, marked unsaved, is written once edits pause. */
   edit: (change: (document: T) => T) => void;
-  /** Saves to the server with the version check and its dialogs. */
-  save: () => Promise<void>;
+  /** Saves to the server with the version check and its dialogs; true when the server took it. */
+  save: () => Promise<boolean>;
+  /** True while the page is being left on purpose (the conflict's reload, signing out after a 401). */
+  leaving: () => boolean;
 }
 
 /**
@@ -43,6 +45,23 @@ export function useDesignerDocument<E extends keyof EntityDocuments>(
 ): DesignerDocument<EntityDocuments[E]> {
   type Doc = EntityDocuments[E];
   const local = useMemo(() => createLocalCopy<Doc>(entity), [entity]);
+  // The save's own reload and sign-out leave the page on purpose: no question about unsaved work then.
+  const leavingOnPurpose = useRef(false);
+  const leaving = useCallback(() => leavingOnPurpose.current, []);
+  const saveDialogs = useMemo<SaveDialogs>(
+    () => ({
+      ...dialogs,
+      reload: () => {
+        leavingOnPurpose.current = true;
+        dialogs.reload();
+      },
+      unauthorized: () => {
+        leavingOnPurpose.current = true;
+        dialogs.unauthorized();
+      },
+    }),
+    [dialogs],
+  );
   const [state, setState] = useState<DesignerState<Doc>>({ status: "loading" });
   const [saving, setSaving] = useState(false);
   const current = useRef<DesignerState<Doc>>(state);
@@ -57,7 +76,7 @@ export function useDesignerDocument<E extends keyof EntityDocuments>(
       },
       (error: unknown) => {
         if (!live) return;
-        if (error instanceof ApiError && error.status === 401) dialogs.unauthorized();
+        if (error instanceof ApiError && error.status === 401) saveDialogs.unauthorized();
         const message =
           error instanceof ApiError && error.status === 404
             ? `This ${entity} was not found.`
@@ -70,7 +89,7 @@ export function useDesignerDocument<E extends keyof EntityDocuments>(
     return () => {
       live = false;
     };
-  }, [entity, id, local, dialogs]);
+  }, [entity, id, local, saveDialogs]);
 
   // The newest edited document not yet in browser storage, and the timer that will write it.
   const unwritten = useRef<Doc | null>(null);
@@ -113,11 +132,11 @@ export function useDesignerDocument<E extends keyof EntityDocuments>(
 
   const save = useCallback(async () => {
     const now = current.current;
-    if (now.status !== "ready" || now.readOnly) return;
+    if (now.status !== "ready" || now.readOnly) return false;
     writeLocal();
     setSaving(true);
     try {
-      const outcome = await saveRemote(entity, now.document, local, dialogs);
+      const outcome = await saveRemote(entity, now.document, local, saveDialogs);
       if (outcome.status === "saved") {
         const latest = current.current;
         // Edits made while the save was on its way stay unsaved, on top of the new version.
@@ -131,11 +150,13 @@ export function useDesignerDocument<E extends keyof EntityDocuments>(
         if (!next.saved && next.status === "ready") local.write(next.document, false);
         current.current = next;
         setState(next);
+        return next.saved;
       }
+      return false;
     } finally {
       setSaving(false);
     }
-  }, [entity, local, dialogs, writeLocal]);
+  }, [entity, local, saveDialogs, writeLocal]);
 
-  return { state, saving, edit, save };
+  return { state, saving, edit, save, leaving };
 }

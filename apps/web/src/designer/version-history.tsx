@@ -3,7 +3,7 @@ import type { DocumentVersion } from "@core-care/schema";
 import { api } from "../api/client";
 import { diffDocuments, type DiffEntry } from "./document-diff";
 import type { EntityName } from "./local-copy";
-import { documentPath } from "./remote-save";
+import { documentPath, type EntityDocuments } from "./remote-save";
 
 const CHANGE_WORDS: Record<DiffEntry["change"], string> = {
   added: "Added",
@@ -15,13 +15,23 @@ const CHANGE_WORDS: Record<DiffEntry["change"], string> = {
  * The saved versions of a survey or report and the differences between any two of them; every
  * published version is kept by the server (GET …/versions and …/versions/{v}).
  */
-export function VersionHistory({ entity, id }: { entity: EntityName; id: string }) {
+export function VersionHistory<E extends EntityName>({
+  entity,
+  id,
+  onRestore,
+}: {
+  entity: E;
+  id: string;
+  /** Takes a saved version's content as an unsaved edit; absent where the document cannot be changed. */
+  onRestore?: ((document: EntityDocuments[E], version: number) => void) | undefined;
+}) {
   const htmlId = useId();
   const [versions, setVersions] = useState<DocumentVersion[] | null>(null);
   const [from, setFrom] = useState("");
   const [to, setTo] = useState("");
   const [diff, setDiff] = useState<DiffEntry[] | null>(null);
   const [error, setError] = useState("");
+  const [restored, setRestored] = useState("");
 
   const load = async () => {
     setError("");
@@ -51,6 +61,20 @@ export function VersionHistory({ entity, id }: { entity: EntityName; id: string 
     }
   };
 
+  const restore = async (version: number) => {
+    setError("");
+    setRestored("");
+    try {
+      const document = await api.get<EntityDocuments[E]>(`${documentPath(entity, id)}/versions/${version}`);
+      onRestore?.(document, version);
+      setRestored(
+        `Version ${version} is restored as unsaved changes. Save to keep it as the newest version.`,
+      );
+    } catch (cause) {
+      setError(cause instanceof Error ? cause.message : String(cause));
+    }
+  };
+
   const options = (versions ?? []).map((v) => (
     <option key={v.version} value={v.version}>
       Version {v.version} ({new Date(v.savedAt).toLocaleString()})
@@ -68,13 +92,24 @@ export function VersionHistory({ entity, id }: { entity: EntityName; id: string 
           {error}
         </p>
       ) : null}
+      <p className="hint" role="status">
+        {restored}
+      </p>
       {versions && versions.length === 0 ? <p className="hint">Not saved yet.</p> : null}
       {versions && versions.length > 0 ? (
         <>
           <ul className="designer-versions">
             {versions.map((v) => (
               <li key={v.version}>
-                Version {v.version}, saved {new Date(v.savedAt).toLocaleString()}
+                <span>
+                  Version {v.version}, saved {new Date(v.savedAt).toLocaleString()}
+                  {v.savedBy ? ` by ${v.savedBy}` : ""}
+                </span>
+                {onRestore && v.version !== versions[0]?.version ? (
+                  <button type="button" className="button small" onClick={() => void restore(v.version)}>
+                    Restore<span className="visually-hidden"> version {v.version}</span>
+                  </button>
+                ) : null}
               </li>
             ))}
           </ul>

@@ -9,12 +9,16 @@ import { PageNotFound } from "../routing";
 
 const TodayPage = lazy(() => import("./today/today-page"));
 const AuditPage = lazy(() => import("./admin/audit-page"));
+const BatchUploadPage = lazy(() => import("./admin/batch-upload-page"));
 const PatientsPage = lazy(() => import("./patients/patients-page"));
 const PatientPage = lazy(() => import("./patients/patient-page"));
 const ResultsPage = lazy(() => import("./results/results-page"));
 const ResultPage = lazy(() => import("./results/result-page"));
 const DeliveriesPage = lazy(() => import("./deliveries/deliveries-page"));
+const ResultPrintPage = lazy(() => import("./print/result-print-page"));
+const PatientPrintPage = lazy(() => import("./print/patient-print-page"));
 const ReportsPage = lazy(() => import("./reports/reports-page"));
+const ReportViewerPage = lazy(() => import("./reports/report-viewer-page"));
 const UsersPage = lazy(() => import("./admin/users-page"));
 const TenantsPage = lazy(() => import("./admin/tenants-page"));
 const LocationsPage = lazy(() => import("./admin/locations-page"));
@@ -67,10 +71,13 @@ export default function PortalRoutes() {
           <Route path="patients" element={<PatientsPage />} />
           <Route path="patients/new" element={<PatientPage />} />
           <Route path="patients/:patientId" element={<PatientPage />} />
+          <Route path="patients/:patientId/print" element={<PatientPrintPage />} />
           <Route path="results" element={<ResultsPage />} />
           <Route path="results/:resultId" element={<ResultPage />} />
+          <Route path="results/:resultId/print" element={<ResultPrintPage />} />
           <Route path="reports" element={<ReportsPage />} />
           <Route path="deliveries" element={<DeliveriesPage />} />
+          <Route path="reports/:reportId" element={<ReportViewerPage />} />
           <Route path="reports/:reportId/edit" element={<ReportDesignerPage />} />
           <Route path="surveys" element={<SurveysPage />} />
           <Route path="surveys/:surveyId" element={<SurveyDesignerPage />} />
@@ -80,6 +87,7 @@ export default function PortalRoutes() {
           <Route path="interfaces" element={<InterfacesPage />} />
           <Route path="inbound" element={<InboundPage />} />
           <Route path="audit" element={<AuditPage />} />
+          <Route path="batch-upload" element={<BatchUploadPage />} />
           <Route path="account" element={<AccountPage />} />
           <Route path="*" element={<PageNotFound inLayout />} />
         </Routes>

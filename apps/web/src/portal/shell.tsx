@@ -28,6 +28,7 @@ const NAV: NavItem[] = [
   { to: "/interfaces", label: "Interfaces", visible: isAdmin, group: "admin" },
   { to: "/inbound", label: "Inbound messages", visible: isAdmin, group: "admin" },
   { to: "/audit", label: "Audit log", visible: isAdmin, group: "admin" },
+  { to: "/batch-upload", label: "Batch upload", visible: isAdmin, group: "admin" },
   { to: "/tenants", label: "Tenants", visible: (r) => hasRole(r, "sysAdmin"), group: "admin" },
 ];
 

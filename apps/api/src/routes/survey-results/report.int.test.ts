@@ -212,6 +212,43 @@ describe("GET /api/surveyresults/report", () => {
     expect(lines.at(-1)).toMatchObject({ type: "end", duration: "Since Yesterday" });
   });
 
+  test("keeps to a range of days, both ends included", async () => {
+    const day = await admin.inject({
+      method: "GET",
+      url: "/api/surveyresults/report?clinical=true&from=2026-03-01&to=2026-03-01",
+    });
+    expect(day.statusCode).toBe(200);
+    expect(
+      resultsOf(parse(day.body))
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(ids.filter((id) => id !== oldResult).sort());
+    const after = await admin.inject({
+      method: "GET",
+      url: "/api/surveyresults/report?clinical=true&from=2026-03-02",
+    });
+    const later = resultsOf(parse(after.body)).map((r) => r.id);
+    expect(later).toContain(oldResult);
+    expect(later).toEqual([oldResult]);
+    const before = await admin.inject({
+      method: "GET",
+      url: "/api/surveyresults/report?clinical=true&to=2026-02-28",
+    });
+    expect(parse(before.body)).toEqual([{ type: "end", count: 0, duration: "All" }]);
+  });
+
+  test("answers 400 naming the field when a range ends before it starts or a day is not a date", async () => {
+    const backwards = await admin.inject({
+      method: "GET",
+      url: "/api/surveyresults/report?from=2026-03-02&to=2026-03-01",
+    });
+    expect(backwards.statusCode).toBe(400);
+    expect(JSON.stringify(backwards.json())).toContain('"to"');
+    const bad = await admin.inject({ method: "GET", url: "/api/surveyresults/report?from=yesterday" });
+    expect(bad.statusCode).toBe(400);
+    expect(JSON.stringify(bad.json())).toContain('"from"');
+  });
+
   test("is sent compressed to a client that accepts it, with the same lines", async () => {
     const plain = await admin.inject({ method: "GET", url: "/api/surveyresults/report?clinical=true" });
     const res = await admin.inject({

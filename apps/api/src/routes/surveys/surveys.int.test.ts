@@ -210,6 +210,8 @@ describe("survey versions", () => {
     });
     const list = await s.inject({ method: "GET", url: `/api/surveys/${survey.id}/versions` });
     expect(list.json<DocumentVersion[]>().map((v) => v.version)).toEqual([2, 1]);
+    const author = `${s.me.user.firstName} ${s.me.user.lastName}`;
+    expect(list.json<DocumentVersion[]>().map((v) => v.savedBy)).toEqual([author, author]);
     const v1 = await s.inject({ method: "GET", url: `/api/surveys/${survey.id}/versions/1` });
     expect(v1.json<Survey>()).toMatchObject({ title: "v1 title", version: 1 });
     expect((await s.inject({ method: "GET", url: `/api/surveys/${survey.id}/versions/9` })).statusCode).toBe(
@@ -236,6 +238,8 @@ describe("versions of a shared survey", () => {
 
     const list = await other.s.inject({ method: "GET", url: `/api/surveys/${survey.id}/versions` });
     expect(list.json<DocumentVersion[]>().map((v) => v.version)).toEqual([2]);
+    // Who in the owning practice saved it is that practice's business.
+    expect(list.json<DocumentVersion[]>()[0]?.savedBy).toBeNull();
     expect(
       (await other.s.inject({ method: "GET", url: `/api/surveys/${survey.id}/versions/1` })).statusCode,
     ).toBe(404);

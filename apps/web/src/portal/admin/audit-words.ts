@@ -54,6 +54,9 @@ const ENTITY_WORDS: Record<string, string> = {
   "audit-log": "Audit log",
   "inbound-message": "Inbound messages",
   "inbound-facilities": "Inbound receiving facilities",
+  "patient-list": "Patient list",
+  "survey-result-list": "Survey result list",
+  "survey-result-report": "Survey results for a report",
   route: "Request",
 };
 

@@ -75,6 +75,11 @@ export default function PatientPage() {
         <h1>{title}</h1>
         <div className="form-actions">
           {patient && <StartOnTablet patientId={patient.id} />}
+          {patient && (
+            <Link className="button" to={`/patients/${patient.id}/print`}>
+              Print
+            </Link>
+          )}
           <Link to="/patients">Back to patients</Link>
         </div>
       </div>

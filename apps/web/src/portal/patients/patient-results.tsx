@@ -2,6 +2,7 @@ import { useState } from "react";
 import type { Patient } from "../../api/types";
 import { DurationSelect } from "../results/duration-select";
 import { ResultsTable } from "../results/results-table";
+import { ExportCsvLink } from "../../ui/export-csv-link";
 
 /** A patient's survey results. */
 export function PatientResults({ patient }: { patient: Patient }) {
@@ -11,6 +12,11 @@ export function PatientResults({ patient }: { patient: Patient }) {
       <h2>Survey results</h2>
       <div className="toolbar">
         <DurationSelect value={duration} onChange={setDuration} />
+        <ExportCsvLink
+          list="results"
+          filters={{ duration, patientId: patient.id }}
+          label={`survey results of ${patient.firstName} ${patient.lastName}`}
+        />
       </div>
       <ResultsTable query={{ duration, patientId: patient.id }} showPatient={false} />
     </div>

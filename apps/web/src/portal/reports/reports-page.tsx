@@ -94,10 +94,16 @@ export default function ReportsPage() {
         }}
         actions={{
           extra: (r) => (
-            <Link className="button small" to={`/reports/${r.id}/edit`}>
-              {canEdit ? "Edit" : "Open"}
-              <span className="visually-hidden"> {r.title}</span>
-            </Link>
+            <>
+              <Link className="button small" to={`/reports/${r.id}`}>
+                Open<span className="visually-hidden"> {r.title}</span>
+              </Link>
+              {canEdit ? (
+                <Link className="button small" to={`/reports/${r.id}/edit`}>
+                  Edit<span className="visually-hidden"> {r.title}</span>
+                </Link>
+              ) : null}
+            </>
           ),
         }}
         empty={listStatus(reports !== null, loading, "The reports", "No reports yet.")}

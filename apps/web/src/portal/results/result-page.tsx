@@ -4,7 +4,6 @@ import type { Survey } from "@core-care/schema";
 import { api } from "../../api/client";
 import type { InterfaceType, SurveyResult } from "../../api/types";
 import { ConfirmModal, RemoveRecordModal, type ConfirmChoice } from "../../ui/confirm-modal";
-import { downloadJson } from "../../ui/data-table";
 import { formatDateTime } from "../format";
 import { usePageTitle } from "../page-title";
 import { answerRows } from "./answer-rows";
@@ -24,7 +23,7 @@ const SEND_PATHS: Record<InterfaceType, string> = {
   "fhir-http": "sendfhir",
 };
 
-/** One survey result, read-only, with download, send and remove. */
+/** One survey result, read-only, with its printable view, send and remove. */
 export default function ResultPage() {
   // Removing a clinical record is an admin act unless the practice lets its users (kept, restorable).
   const mayRemove = mayDo(useMe(), "deleteRecords");
@@ -88,13 +87,9 @@ export default function ResultPage() {
       <div className="page-header">
         <h1>{result.surveyTitle}</h1>
         <div className="form-actions">
-          <button
-            type="button"
-            className="button"
-            onClick={() => downloadJson(`survey-result-${result.id}.json`, result)}
-          >
-            Download
-          </button>
+          <Link className="button" to={`/results/${result.id}/print`}>
+            Print
+          </Link>
           <button type="button" className="button" onClick={() => setModal("send")}>
             Send
           </button>
