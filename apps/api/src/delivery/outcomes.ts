@@ -1,4 +1,5 @@
 import { MllpError } from "./mllp.js";
+import { HostKeyError } from "./sftp.js";
 
 /**
  * How one attempt ended. `ack` is what the receiver answered; `error` is a plain-language reason for
@@ -38,6 +39,9 @@ export function transportOutcome(error: unknown, endpoint: Endpoint): Outcome {
   const code = codeOf(error);
   const message = error instanceof Error ? error.message : String(error);
   const lower = message.toLowerCase();
+  // An unconfirmed or changed SFTP host key: nothing was sent, and retrying cannot help until an admin
+  // confirms the key (its message says how).
+  if (error instanceof HostKeyError) return { kind: "failed", error: error.message };
   if (code === "ENOTFOUND") {
     return {
       kind: "failed",

@@ -285,6 +285,7 @@ describe("DeliveryWorker over SFTP and HTTP", () => {
       port: peer.port,
       username: peer.username,
       secret: peer.password,
+      hostKeySha256: peer.hostKeySha256,
       path: "/upload",
       settings: FAST,
     });
@@ -311,6 +312,7 @@ describe("DeliveryWorker over SFTP and HTTP", () => {
       port: peer.port,
       username: peer.username,
       secret: peer.password,
+      hostKeySha256: peer.hostKeySha256,
       path: "/upload",
       settings: FAST,
     });
@@ -327,6 +329,30 @@ describe("DeliveryWorker over SFTP and HTTP", () => {
     const message = Hl7Message.parse(content.toString("utf8"));
     expect(message.getSegment("MSH")?.getField(9).toString()).toBe("ORU^R01^ORU_R01");
     expect(message.getSegment("MSH")?.getField(10).toString()).toBe(done.controlId);
+  });
+
+  test("fails at once, writing nothing, when the SFTP server presents another host key than the confirmed one", async () => {
+    const peer = await startSftpPeer();
+    peers.push(peer);
+    const confirmed = `SHA256:${"A".repeat(43)}`;
+    const fixture = await createDeliveryFixture(db, tenantId, {
+      type: "sftp",
+      port: peer.port,
+      username: peer.username,
+      secret: peer.password,
+      hostKeySha256: confirmed,
+      path: "/upload",
+      settings: FAST,
+    });
+    const id = await queue(fixture, "sftp");
+    const { worker } = newWorker();
+    await worker.runOnce();
+    const done = await row(id);
+    expect(done.status).toBe("failed");
+    expect(done.attempts).toBe(1);
+    expect(done.lastError).toContain(peer.hostKeySha256);
+    expect(done.lastError).toContain(`not the confirmed ${confirmed}`);
+    expect(peer.files.size).toBe(0);
   });
 
   test("posts a FHIR transaction Bundle and retries while the server answers 503", async () => {

@@ -363,6 +363,8 @@ export class DeliveryWorker {
           username: iface.username ?? "",
           ...(iface.secret ? { secret: iface.secret } : {}),
           ...(iface.path ? { path: iface.path } : {}),
+          ...(iface.hostKeySha256 ? { hostKeySha256: iface.hostKeySha256 } : {}),
+          ...(iface.fileMode === null ? {} : { fileMode: iface.fileMode }),
         };
         const dropped = await dropFile(target, name, payload, {
           timeoutMs: Math.max(this.connectTimeout(settings), timeoutMs),

@@ -51,6 +51,8 @@ export async function createDeliveryFixture(
     path?: string;
     /** Delivery settings; the defaults fill what is not given. */
     settings?: Partial<InterfaceSettings>;
+    /** SFTP: the server's confirmed host key. */
+    hostKeySha256?: string;
   },
   answers: Record<string, unknown> = SAMPLE_AWV_ANSWERS,
 ): Promise<DeliveryFixture> {
@@ -74,6 +76,7 @@ export async function createDeliveryFixture(
     username: iface.username,
     path: iface.path,
     secret: iface.secret,
+    ...(iface.hostKeySha256 === undefined ? {} : { hostKeySha256: iface.hostKeySha256 }),
     sendingApplication: "CORECARE",
     sendingFacility: "DEMO",
     receivingApplication: "EHR",
