@@ -109,7 +109,12 @@ export async function loadDocumentInput(
     pages: survey.pages,
   };
   return {
-    tenant: { id: tenant.id, name: tenant.name },
+    tenant: {
+      id: tenant.id,
+      name: tenant.name,
+      ...(tenant.settings.contact?.address ? { address: tenant.settings.contact.address } : {}),
+      ...(tenant.settings.contact?.phone ? { phone: tenant.settings.contact.phone } : {}),
+    },
     patient: {
       id: patient.id,
       mrn: patient.mrn,
@@ -117,8 +122,11 @@ export async function loadDocumentInput(
       lastName: patient.lastName,
       dob: patient.dob,
       sex: patient.sex,
+      ...(patient.email ? { email: patient.email } : {}),
       ...(patient.phone ? { phone: patient.phone } : {}),
       ...(patient.address ? { address: patient.address } : {}),
+      ...(patient.race ? { race: patient.race } : {}),
+      ...(patient.ethnicity ? { ethnicity: patient.ethnicity } : {}),
     },
     survey: definition,
     result: {
@@ -135,7 +143,7 @@ export async function loadDocumentInput(
     },
     controlId,
     createdAt: createdAt.toISOString(),
-    processingId: "P",
+    processingId: iface.processingId,
   };
 }
 

@@ -9,7 +9,7 @@ import { startSftpPeer } from "../../test/peers/sftp-peer.js";
 import { validateCda } from "../../test/peers/standards.js";
 import { createTestDatabase, createTestTenant } from "../../test/helpers.js";
 import type { Database, Db } from "../db/index.js";
-import { auditEvents, deliveries } from "../db/schema.js";
+import { auditEvents, deliveries, interfaces, patients, tenants } from "../db/schema.js";
 import { enqueueDelivery } from "./outbox.js";
 import { DeliveryWorker, type DeliveryWorkerOptions } from "./worker.js";
 
@@ -329,6 +329,39 @@ describe("DeliveryWorker over SFTP and HTTP", () => {
     const message = Hl7Message.parse(content.toString("utf8"));
     expect(message.getSegment("MSH")?.getField(9).toString()).toBe("ORU^R01^ORU_R01");
     expect(message.getSegment("MSH")?.getField(10).toString()).toBe(done.controlId);
+  });
+
+  test("queues what the records hold: the patient's race and ethnicity, the interface's processing id, the practice's contact", async () => {
+    const fixture = await createDeliveryFixture(db, tenantId, { type: "hl7-mllp", port: 9 });
+    await db
+      .update(patients)
+      .set({ race: "Caucasian", ethnicity: "Hispanic or Latino" })
+      .where(and(eq(patients.tenantId, tenantId), eq(patients.id, fixture.patientId)));
+    await db
+      .update(interfaces)
+      .set({ processingId: "T" })
+      .where(and(eq(interfaces.tenantId, tenantId), eq(interfaces.id, fixture.interfaceId)));
+    const [tenant] = await db.select().from(tenants).where(eq(tenants.id, tenantId));
+    await db
+      .update(tenants)
+      .set({
+        settings: {
+          ...tenant!.settings,
+          contact: {
+            address: { street: "12 Elm Street", city: "Springfield", state: "IL", zip: "62701" },
+            phone: "555-010-2000",
+          },
+        },
+      })
+      .where(eq(tenants.id, tenantId));
+    const hl7 = Hl7Message.parse((await row(await queue(fixture, "hl7"))).payload ?? "");
+    expect(hl7.getSegment("MSH")?.getField(11).toString()).toBe("T");
+    expect(hl7.getSegment("PID")?.getField(10).toString()).toContain("2106-3");
+    expect(hl7.getSegment("PID")?.getField(22).toString()).toContain("2135-2");
+    const cdaFixture = await createDeliveryFixture(db, tenantId, { type: "cda-sftp", port: 9 });
+    const cda = (await row(await queue(cdaFixture, "cda"))).payload ?? "";
+    expect(cda).toContain("12 Elm Street");
+    expect(cda).toContain("tel:5550102000");
   });
 
   test("fails at once, writing nothing, when the SFTP server presents another host key than the confirmed one", async () => {
