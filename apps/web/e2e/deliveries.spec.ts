@@ -5,6 +5,7 @@ import {
   expectNoSeriousA11yViolations,
   login,
   startServer,
+  submittable,
   test,
   type ExtraServer,
 } from "./fixtures";
@@ -105,7 +106,7 @@ test.describe("result deliveries", () => {
         surveyId: surveys.items[0]?.id,
         patientId: patient?.id,
         isSubmitted: true,
-        answers: {},
+        answers: submittable(surveys.items[0]?.id),
       },
     });
     expect(saved.ok(), await saved.text()).toBe(true);

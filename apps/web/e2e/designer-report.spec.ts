@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { DEMO_USERS, expect, expectNoSeriousA11yViolations, login, test } from "./fixtures";
+import { DEMO_USERS, expect, expectNoSeriousA11yViolations, login, submittable, test } from "./fixtures";
 
 const XHR = { "X-Requested-With": "XMLHttpRequest" };
 const hex = (bytes: number) => randomBytes(bytes).toString("hex");
@@ -51,7 +51,7 @@ test.describe("report designer", () => {
         surveyId: survey?.id,
         patientId: patient.id,
         isSubmitted: true,
-        answers: { firstName: "Rhea", marker: `marker-${suffix}` },
+        answers: submittable(survey?.id, { firstName: "Rhea", marker: `marker-${suffix}` }),
       },
     });
     expect(saved.ok()).toBe(true);

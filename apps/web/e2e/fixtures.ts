@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { BUILTIN_SURVEYS, fillRequiredAnswers } from "@core-care/survey-engine";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
@@ -168,4 +169,13 @@ export async function adminApi(baseURL: string): Promise<APIRequestContext> {
   });
   expect(response.status()).toBe(200);
   return api;
+}
+
+/**
+ * Answers a built-in survey accepts as submitted: `answers` plus an allowed answer to each required
+ * question they leave out (the server refuses a submission missing one). Other surveys get `answers`.
+ */
+export function submittable(surveyId: string | undefined, answers: Record<string, unknown> = {}) {
+  const survey = BUILTIN_SURVEYS.find((s) => s.id === surveyId);
+  return survey === undefined ? answers : fillRequiredAnswers(survey, answers);
 }

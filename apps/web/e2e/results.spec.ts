@@ -1,4 +1,4 @@
-import { DEMO_USERS, expect, expectNoSeriousA11yViolations, login, test } from "./fixtures";
+import { DEMO_USERS, expect, expectNoSeriousA11yViolations, login, submittable, test } from "./fixtures";
 
 const XHR = { "X-Requested-With": "XMLHttpRequest" };
 
@@ -27,7 +27,7 @@ test.describe("survey results", () => {
         surveyId: survey?.id,
         patientId: patient.id,
         isSubmitted: true,
-        answers: {},
+        answers: submittable(survey?.id),
       },
     });
     expect(saved.ok()).toBe(true);
@@ -93,7 +93,7 @@ test.describe("survey results", () => {
         surveyId: surveys.items[0]?.id,
         patientId: patient.id,
         isSubmitted: true,
-        answers: {},
+        answers: submittable(surveys.items[0]?.id),
       },
     });
     const { id } = (await saved.json()) as { id: string };

@@ -1,6 +1,14 @@
 import { randomBytes } from "node:crypto";
 import type { APIRequestContext } from "@playwright/test";
-import { adminApi, DEMO_USERS, expect, expectNoSeriousA11yViolations, login, test } from "./fixtures";
+import {
+  adminApi,
+  DEMO_USERS,
+  expect,
+  expectNoSeriousA11yViolations,
+  login,
+  submittable,
+  test,
+} from "./fixtures";
 
 const hex = (bytes: number) => randomBytes(bytes).toString("hex");
 const CORE_CARE_WELLNESS_EXAM = "64a1c0de0000000000000002";
@@ -131,7 +139,9 @@ test.describe("Today", () => {
     expect((await save({ isSubmitted: false, answers: { health: { general: "good" } } })).status()).toBe(200);
     const submitted = await save({
       isSubmitted: true,
-      answers: { depression: { phq9LittleInterest: "several days", phq9SelfHarm: "several days" } },
+      answers: submittable(CORE_CARE_WELLNESS_EXAM, {
+        depression: { phq9LittleInterest: "several days", phq9SelfHarm: "several days" },
+      }),
     });
     expect(submitted.status()).toBe(200);
     const { id: submittedId } = (await submitted.json()) as { id: string };

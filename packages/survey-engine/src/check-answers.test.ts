@@ -2,6 +2,8 @@ import { describe, expect, test } from "vitest";
 import { answerEntries } from "./answer-list.js";
 import { checkAnswers } from "./check-answers.js";
 import { createPage, createQuestion, createSurvey } from "./factories.js";
+import { fillRequiredAnswers } from "./fill-required.js";
+import { BUILTIN_SURVEYS } from "./surveys/index.js";
 import { teleAwvSurvey } from "./surveys/tele-awv.js";
 import { welcomeToMedicareExam } from "./surveys/welcome-to-medicare-exam.js";
 import type { Survey } from "./types.js";
@@ -122,4 +124,20 @@ describe("answerEntries", () => {
     });
     expect(entries.map((e) => e.field)).toEqual([`${family!.fieldName}.${field.fieldName}`]);
   });
+});
+
+describe("fillRequiredAnswers", () => {
+  test.each(BUILTIN_SURVEYS.map((s) => [s.title, s] as const))(
+    "completes answers %s accepts as a submission, keeping the given ones",
+    (_title, builtin) => {
+      for (const context of [
+        { sex: "F", age: 70 },
+        { sex: "M", age: 30, tenant: { id: "t", settings: { alternateFalls: true } } },
+      ]) {
+        const answers = fillRequiredAnswers(builtin, { extra: "kept" });
+        expect(checkAnswers(builtin, answers, { submit: true, context })).toEqual([]);
+        expect(answers.extra).toBe("kept");
+      }
+    },
+  );
 });

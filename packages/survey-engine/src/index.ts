@@ -49,6 +49,7 @@ export {
 } from "./answer-list.js";
 export type { AnswerEntry } from "./answer-list.js";
 export { checkAnswers } from "./check-answers.js";
+export { fillRequiredAnswers } from "./fill-required.js";
 export type { CheckAnswersOptions } from "./check-answers.js";
 export { localizeSurvey, missingTranslations, SOURCE_LANGUAGE } from "./translations.js";
 export { formatPhone } from "./phone.js";

@@ -152,19 +152,19 @@ function mentalStatusSection({ input, items, observed, id }: Context) {
             el("effectiveTime", { value: observed }),
             el("value", { "xsi:type": "INT", value: total }),
             supporting(totalCode, "phqTotal", [el("value", { "xsi:type": "INT", value: total })]),
-            answered.map((a) =>
-              supporting(a.coding, `phq${a.n}`, [
-                a.item.values[0]?.coded?.score !== undefined &&
-                  el("value", { "xsi:type": "INT", value: a.item.values[0]?.coded.score }),
-                a.item.values[0]?.coded &&
+            answered.map((a) => {
+              const coded = a.item.values[0]?.coded;
+              return supporting(a.coding, `phq${a.n}`, [
+                coded?.score !== undefined && el("value", { "xsi:type": "INT", value: coded.score }),
+                coded &&
                   el("value", {
                     "xsi:type": "CO",
-                    code: a.item.values[0]?.coded.code,
-                    displayName: a.item.values[0]?.coded.display,
+                    code: coded.code,
+                    displayName: coded.display,
                     codeSystem: LOINC_OID,
                   }),
-              ]),
-            ),
+              ]);
+            }),
           ),
         );
   return section(

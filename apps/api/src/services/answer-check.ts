@@ -24,10 +24,27 @@ async function definitionOf(db: DbOrTx, tenantId: string, surveyId: string, vers
       ),
     );
   if (row === undefined) return undefined;
-  if (definitions.size >= KEEP) definitions.delete(definitions.keys().next().value as string);
-  definitions.set(key, row.definition);
+  remember(definitions, key, row.definition, KEEP);
   return row.definition;
 }
+
+type SurveyRef = { tenant_id: string; survey_id: string; version: number };
+
+/** A bounded map that forgets its oldest entry first. */
+function remember<V>(map: Map<string, V>, key: string, value: V, keep: number) {
+  if (map.size >= keep) map.delete(map.keys().next().value as string);
+  map.set(key, value);
+}
+
+/** A result's pinned survey version never changes: kept for as long as there is room. */
+const pinnedRefs = new Map<string, SurveyRef>();
+/**
+ * The version a tenant reads now for a survey id, kept a short while: a save then costs no extra round
+ * trip. For up to `CURRENT_TTL_MS` after an admin publishes a new version, new results are checked
+ * against the previous one (the save itself pins the new one).
+ */
+const currentRefs = new Map<string, { ref: SurveyRef | undefined; until: number }>();
+const CURRENT_TTL_MS = 2_000;
 
 /**
  * The survey version a save's answers belong to: the version an existing result is pinned to, or the
@@ -37,16 +54,32 @@ async function surveyOfSave(
   db: DbOrTx,
   tenantId: string,
   input: { id?: string | undefined; surveyId: string },
+  now: number,
 ): Promise<Survey | undefined> {
-  const [ref] = rowsOf<{ tenant_id: string; survey_id: string; version: number }>(
-    await db.execute(
-      input.id === undefined
-        ? sql`select tenant_id, ${input.surveyId}::text as survey_id, version
-              from (${readableSurveySql(tenantId, input.surveyId)}) readable`
-        : sql`select survey_tenant_id as tenant_id, survey_id, survey_version as version from survey_results
-              where tenant_id = ${tenantId} and id = ${input.id}`,
-    ),
-  );
+  let ref: SurveyRef | undefined;
+  if (input.id === undefined) {
+    const key = `${tenantId}\u0000${input.surveyId}`;
+    const kept = currentRefs.get(key);
+    if (kept !== undefined && kept.until > now) {
+      ref = kept.ref;
+    } else {
+      [ref] = rowsOf<SurveyRef>(
+        await db.execute(sql`select tenant_id, ${input.surveyId}::text as survey_id, version
+          from (${readableSurveySql(tenantId, input.surveyId)}) readable`),
+      );
+      remember(currentRefs, key, { ref, until: now + CURRENT_TTL_MS }, KEEP * 10);
+    }
+  } else {
+    const key = `${tenantId}\u0000${input.id}`;
+    ref = pinnedRefs.get(key);
+    if (ref === undefined) {
+      [ref] = rowsOf<SurveyRef>(
+        await db.execute(sql`select survey_tenant_id as tenant_id, survey_id, survey_version as version
+          from survey_results where tenant_id = ${tenantId} and id = ${input.id}`),
+      );
+      if (ref !== undefined) remember(pinnedRefs, key, ref, KEEP * 50);
+    }
+  }
   return ref === undefined ? undefined : definitionOf(db, ref.tenant_id, ref.survey_id, ref.version);
 }
 
@@ -83,7 +116,7 @@ export async function assertAnswersAllowed(
   },
   now = new Date(),
 ): Promise<void> {
-  const survey = await surveyOfSave(db, tenantId, input);
+  const survey = await surveyOfSave(db, tenantId, input, now.getTime());
   if (survey === undefined) return;
   const context = input.isSubmitted ? await globalsOf(db, tenantId, input.patientId, now) : undefined;
   const issues = checkAnswers(survey, input.answers, {

@@ -2,12 +2,12 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNotNull, isNull, lte } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import {
+  checkAnswers,
   objectId,
   pruneHiddenAnswers,
   TELE_AWV_HIDDEN_FIELDS,
   TELE_AWV_SURVEY_ID,
   teleAwvSurvey,
-  validateSurvey,
   type Answers,
   type EvalContext,
 } from "@core-care/survey-engine";
@@ -224,7 +224,8 @@ export async function submitTeleAwv(
     answers: { ...request.answers, ...hiddenFieldAnswers(request, invitation) },
     tenant: { id: tenantId, settings: { alternateFalls: settings?.alternateFalls === true } },
   };
-  const issues = validateSurvey(teleAwvSurvey, context.answers, context);
+  // Every required question that shows, and every answer the questionnaire allows (choices, ranges).
+  const issues = checkAnswers(teleAwvSurvey, context.answers, { submit: true, context });
   if (issues.length > 0) {
     throw new AppError(400, "BAD_REQUEST", "Some answers are missing or invalid.", {
       errors: issues.map((issue) => ({ field: issue.field, message: issue.message })),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Interface } from "@core-care/schema";
 import { createTestApp, errorFields, login, type TestApp } from "../../../test/helpers.js";
+import { startSftpPeer } from "../../../test/peers/sftp-peer.js";
 import { getInterfaceWithSecret } from "../../services/interfaces.js";
 
 let t: TestApp;
@@ -141,5 +142,79 @@ describe("/api/interfaces settings", () => {
     expect(errorFields(res)).toContain(field);
     const list = await s.inject({ method: "GET", url: "/api/interfaces" });
     expect(list.json<{ total: number }>().total).toBe(0);
+  });
+});
+
+describe("POST /api/interfaces/{id}/check-connection and the SFTP settings", () => {
+  test("shows the SFTP server's key, takes it as confirmed, then signs in; another tenant's id is 404", async () => {
+    const peer = await startSftpPeer();
+    try {
+      const { s } = await signedIn("admin");
+      const created = await s.inject({
+        method: "POST",
+        url: "/api/interfaces",
+        payload: {
+          ...hl7,
+          name: "Drop box",
+          type: "sftp",
+          host: "127.0.0.1",
+          port: peer.port,
+          username: peer.username,
+          path: "/upload",
+          secret: peer.password,
+          processingId: "T",
+          fileMode: "0640",
+        },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const iface = created.json<Interface>();
+      expect(iface).toMatchObject({ processingId: "T", fileMode: "0640" });
+      expect(iface.hostKeySha256).toBeUndefined();
+
+      const check = () => s.inject({ method: "POST", url: `/api/interfaces/${iface.id}/check-connection` });
+      const first = await check();
+      expect(first.statusCode, first.body).toBe(200);
+      expect(first.json()).toMatchObject({
+        hostKeySha256: peer.hostKeySha256,
+        matches: null,
+        connected: false,
+      });
+
+      const confirm = (hostKeySha256: string) =>
+        s.inject({
+          method: "PUT",
+          url: `/api/interfaces/${iface.id}`,
+          payload: { ...iface, hostKeySha256 },
+        });
+      const bad = await confirm("not-a-fingerprint");
+      expect(bad.statusCode).toBe(400);
+      expect(errorFields(bad)).toContain("hostKeySha256");
+      expect((await confirm(peer.hostKeySha256)).statusCode).toBe(200);
+      expect((await check()).json()).toMatchObject({ matches: true, connected: true });
+      // The server's key replaced: the check says so and nothing of the account is sent.
+      expect((await confirm(`SHA256:${"C".repeat(43)}`)).statusCode).toBe(200);
+      expect((await check()).json()).toMatchObject({ hostKeySha256: peer.hostKeySha256, matches: false });
+
+      const other = await signedIn("admin");
+      expect(
+        (await other.s.inject({ method: "POST", url: `/api/interfaces/${iface.id}/check-connection` }))
+          .statusCode,
+      ).toBe(404);
+    } finally {
+      await peer.close();
+    }
+  }, 30_000);
+
+  test("answers 400 for an interface that is not SFTP", async () => {
+    const { s } = await signedIn("admin");
+    const created = await s.inject({ method: "POST", url: "/api/interfaces", payload: hl7 });
+    const res = await s.inject({
+      method: "POST",
+      url: `/api/interfaces/${created.json<Interface>().id}/check-connection`,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      responseStatus: { message: "Only an SFTP interface has a host key to check." },
+    });
   });
 });

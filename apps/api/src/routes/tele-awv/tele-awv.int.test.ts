@@ -4,7 +4,7 @@ import { simpleParser } from "mailparser";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { TELE_AWV_SURVEY_ID } from "@core-care/survey-engine";
-import { createTestApp, login, type TestApp } from "../../../test/helpers.js";
+import { createTestApp, errorFields, login, type TestApp } from "../../../test/helpers.js";
 import { NEGATIVE_ANSWERS } from "../../../test/awv-answers.js";
 import { surveyResults } from "../../db/schema.js";
 import { createPatient } from "../../services/patients.js";
@@ -146,6 +146,46 @@ describe("POST /api/auth/teleawv", () => {
     const rows = await t.db.select().from(surveyResults).where(eq(surveyResults.tenantId, staff.tenantId));
     expect(rows).toHaveLength(1);
   });
+
+  test.each([
+    [
+      "a choice the questionnaire does not offer",
+      { pain: { ...NEGATIVE_ANSWERS.pain, hadPain: "superb" } },
+      "pain.hadPain",
+    ],
+    ["a partial questionnaire", { pain: NEGATIVE_ANSWERS.pain }, "functional.eating"],
+  ])(
+    "refuses %s with 400 naming the field, storing nothing and keeping the link usable",
+    async (_name, changed, field) => {
+      const { staff, session, patient } = await practice();
+      const email = `robin-${patient.id}@example.org`;
+      await session.inject({
+        method: "POST",
+        url: "/api/auth/sendAWVEmail",
+        payload: { ptEmail: email, tenant: staff.tenantId, ptId: patient.id },
+      });
+      const link = await newestLink(email);
+      const answers = field === "pain.hadPain" ? { ...NEGATIVE_ANSWERS, ...changed } : changed;
+      const refused = await t.app.inject({
+        method: "POST",
+        url: "/api/auth/teleawv",
+        headers: bearer(tokenOf(link)),
+        payload: body(link, answers),
+      });
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(errorFields(refused)).toContain(field);
+      expect(
+        await t.db.select().from(surveyResults).where(eq(surveyResults.tenantId, staff.tenantId)),
+      ).toEqual([]);
+      const accepted = await t.app.inject({
+        method: "POST",
+        url: "/api/auth/teleawv",
+        headers: bearer(tokenOf(link)),
+        payload: body(link, NEGATIVE_ANSWERS),
+      });
+      expect(accepted.statusCode).toBe(200);
+    },
+  );
 
   test("refuses a forged or malformed token with 403 and no token with 401, storing nothing", async () => {
     const { staff, session, patient } = await practice();
