@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
-import { objectId } from "@core-care/survey-engine";
+import { checkAnswers, objectId, type Survey } from "@core-care/survey-engine";
+import { definitionOf } from "../services/answer-check.js";
 import {
   ObjectIdSchema,
   type BatchUploadRequest,
@@ -87,7 +88,8 @@ export class CsvReader {
         this.size = 0;
         continue;
       } else this.cell += ch;
-      if (++this.size > this.maxRowChars) throw fieldError("content", "A row of the CSV is longer than 1 MiB.");
+      if (++this.size > this.maxRowChars)
+        throw fieldError("content", "A row of the CSV is longer than 1 MiB.");
     }
     return rows.filter((r) => r.some((c) => c.trim() !== ""));
   }
@@ -229,7 +231,8 @@ export async function* ndjsonRows(stream: AsyncIterable<Buffer | string>): Async
       pending = pending.slice(at + 1);
       if (line !== "") yield parse(line);
     }
-    if (pending.length > 1024 * 1024) throw fieldError("content", "A line of the upload is longer than 1 MiB.");
+    if (pending.length > 1024 * 1024)
+      throw fieldError("content", "A line of the upload is longer than 1 MiB.");
   }
   if (pending.trim() !== "") yield parse(pending.trim());
 }
@@ -261,7 +264,13 @@ function checkRow(raw: RawRow): ValidRow | Rejection {
   if (Object.keys(raw.answers).length === 0) return reject("answers", "This row has no answers.");
   // What the JSON body's guard checks for a whole request, each streamed row gets here.
   const bad = firstBadField(
-    { externalId: raw.externalId, patientId: raw.patientId, mrn: raw.mrn, surveyId: raw.surveyId, answers: raw.answers },
+    {
+      externalId: raw.externalId,
+      patientId: raw.patientId,
+      mrn: raw.mrn,
+      surveyId: raw.surveyId,
+      answers: raw.answers,
+    },
     "row",
   );
   if (bad !== undefined) return reject(bad.field, bad.message);
@@ -343,7 +352,7 @@ export async function batchUpload(
     tally.rejectedCount++;
     if (tally.rejected.length < MAX_REPORTED) tally.rejected.push(rejection);
   };
-  const surveysSeen = new Map<string, { tenantId: string; version: number } | null>();
+  const surveysSeen = new Map<string, { tenantId: string; version: number; definition: Survey } | null>();
   const externalIds = new Set<string>();
   let chunk: ValidRow[] = [];
   let read = 0;
@@ -368,7 +377,11 @@ export async function batchUpload(
       continue;
     }
     if (externalIds.has(checked.externalId)) {
-      reject({ row: checked.row, field: "externalId", message: "This external id appears twice in the upload." });
+      reject({
+        row: checked.row,
+        field: "externalId",
+        message: "This external id appears twice in the upload.",
+      });
       continue;
     }
     externalIds.add(checked.externalId);
@@ -389,7 +402,7 @@ export async function batchUpload(
 }
 
 interface ChunkContext {
-  surveysSeen: Map<string, { tenantId: string; version: number } | null>;
+  surveysSeen: Map<string, { tenantId: string; version: number; definition: Survey } | null>;
   reject: (rejection: Rejection) => void;
   tally: Tally;
   ip: string | null;
@@ -452,11 +465,26 @@ async function storeChunk(
     }
     if (!surveysSeen.has(row.surveyId)) {
       const ref = await findReadableSurveyRef(db, tenantId, row.surveyId);
-      surveysSeen.set(row.surveyId, ref === undefined ? null : { tenantId: ref.tenantId, version: ref.version });
+      const definition =
+        ref === undefined ? undefined : await definitionOf(db, ref.tenantId, row.surveyId, ref.version);
+      surveysSeen.set(
+        row.surveyId,
+        ref === undefined || definition === undefined
+          ? null
+          : { tenantId: ref.tenantId, version: ref.version, definition },
+      );
     }
     const survey = surveysSeen.get(row.surveyId);
     if (survey === null || survey === undefined) {
       reject({ row: row.row, field: "surveyId", message: "No such survey." });
+      continue;
+    }
+    // Answers the survey does not allow (a choice it does not offer, a number out of range, a malformed
+    // date) are refused as from the tablet. Imported results may be partial: required questions are not
+    // asked for (docs/api.md, "Batch upload").
+    const [issue] = checkAnswers(survey.definition, row.answers);
+    if (issue !== undefined) {
+      reject({ row: row.row, field: `answers.${issue.field}`, message: issue.message });
       continue;
     }
     rowNumbers.push(row.row);
@@ -541,7 +569,11 @@ async function storeChunk(
         break;
       default:
         // Another upload stored the same external id between this statement's look and its insert.
-        reject({ row: row.row, field: "externalId", message: "Another upload stored this external id at the same moment; upload it again." });
+        reject({
+          row: row.row,
+          field: "externalId",
+          message: "Another upload stored this external id at the same moment; upload it again.",
+        });
     }
   }
   const { interfaceId } = context.options;
@@ -550,19 +582,30 @@ async function storeChunk(
   for (const { id, outcome } of sendable) {
     await db.transaction(async (tx) => {
       // An updated result has no delivery but failed ones (the rule above): it is sent again.
-      const [existing] = outcome === "updated" ? [] : await tx
-        .select({ id: deliveries.id })
-        .from(deliveries)
-        .where(
-          and(
-            eq(deliveries.tenantId, tenantId),
-            eq(deliveries.resultId, id),
-            eq(deliveries.interfaceId, interfaceId),
-          ),
-        )
-        .limit(1);
+      const [existing] =
+        outcome === "updated"
+          ? []
+          : await tx
+              .select({ id: deliveries.id })
+              .from(deliveries)
+              .where(
+                and(
+                  eq(deliveries.tenantId, tenantId),
+                  eq(deliveries.resultId, id),
+                  eq(deliveries.interfaceId, interfaceId),
+                ),
+              )
+              .limit(1);
       if (existing !== undefined) return;
-      await enqueueDelivery(tx, { tenantId, resultId: id, interfaceId, locationId: null, format, userId, ip: context.ip });
+      await enqueueDelivery(tx, {
+        tenantId,
+        resultId: id,
+        interfaceId,
+        locationId: null,
+        format,
+        userId,
+        ip: context.ip,
+      });
     });
   }
 }

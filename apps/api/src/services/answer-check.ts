@@ -9,7 +9,8 @@ import { readableSurveySql } from "./documents.js";
 const definitions = new Map<string, Survey>();
 const KEEP = 200;
 
-async function definitionOf(db: DbOrTx, tenantId: string, surveyId: string, version: number) {
+/** A survey version's definition, kept once read (versions never change). */
+export async function definitionOf(db: DbOrTx, tenantId: string, surveyId: string, version: number) {
   const key = `${tenantId}\u0000${surveyId}\u0000${version}`;
   const kept = definitions.get(key);
   if (kept !== undefined) return kept;
