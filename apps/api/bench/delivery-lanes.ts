@@ -24,13 +24,11 @@ const log = Fastify({ logger: false }).log;
 
 async function run(db: Db, withSilentReceiver: boolean): Promise<number> {
   const tenantId = `bench-${objectId()}`;
-  await db
-    .insert(tenants)
-    .values({
-      id: tenantId,
-      name: "Bench practice",
-      settings: { teleAwvEmail: false, alternateFalls: false },
-    });
+  await db.insert(tenants).values({
+    id: tenantId,
+    name: "Bench practice",
+    settings: { teleAwvEmail: false, alternateFalls: false },
+  });
   await installBuiltinSurveys(db, tenantId);
   const healthy = await startMllpPeer("AA");
   const silent = await startMllpPeer("silent");
