@@ -27,7 +27,9 @@ describe("dropFile against OpenSSH", () => {
     expect(result.alreadyPresent).toBe(false);
     expect(readFileSync(join(peer.localDir, name), "utf8")).toBe(content);
     expect(readdirSync(peer.localDir).filter((f) => f.endsWith(".part"))).toEqual([]);
-    await expect(dropFile(target, name, "again")).resolves.toMatchObject({ alreadyPresent: true });
+    await expect(dropFile(target, name, content)).resolves.toMatchObject({ alreadyPresent: true });
+    // Another file under that name is never taken for this one.
+    await expect(dropFile(target, name, "again")).rejects.toThrow(/holds 100058 bytes where 5 were sent/);
     expect(readFileSync(join(peer.localDir, name), "utf8")).toBe(content);
   }, 30_000);
 });
