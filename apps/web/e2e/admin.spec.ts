@@ -221,12 +221,24 @@ test.describe("locations and interfaces", () => {
     await dialog.getByLabel("Host").fill("127.0.0.1");
     await dialog.getByLabel("Port").fill("2575");
     await dialog.getByLabel("Secret").fill("s3cret-value");
+    await expect(dialog.getByLabel("ACK timeout (seconds)")).toHaveValue("");
+    await dialog.getByLabel("ACK timeout (seconds)").fill("0");
+    await dialog.getByLabel("Retry delays (seconds)").fill("5, 60");
+    await dialog.getByLabel("Last attempt").fill("3");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await expect(dialog.getByLabel("ACK timeout (seconds)")).toHaveAccessibleDescription(/too small/i);
+    await dialog.getByLabel("ACK timeout (seconds)").fill("60");
     await dialog.getByRole("button", { name: "Save" }).click();
     const row = page.locator("table.data tbody tr").filter({ hasText: name });
     await expect(row).toContainText("HL7 v2 over MLLP");
     await expect(row).toContainText("Stored");
     await expect(page.getByText("s3cret-value")).toHaveCount(0);
     await expectNoSeriousA11yViolations(page);
+    await page.getByRole("button", { name: `Edit ${name}` }).click();
+    const edit = page.getByRole("dialog", { name: "Edit interface" });
+    await expect(edit.getByLabel("ACK timeout (seconds)")).toHaveValue("60");
+    await expect(edit.getByLabel("Retry delays (seconds)")).toHaveValue("5, 60");
+    await expect(edit.getByLabel("Last attempt")).toHaveValue("3");
   });
 });
 

@@ -89,7 +89,7 @@ export type InterfaceInput = z.infer<typeof InterfaceInputSchema>;
 export const InterfaceSchema = InterfaceFieldsSchema.extend({
   id: ObjectIdSchema,
   hasSecret: z.boolean(),
-  settings: InterfaceSettingsSchema,
+  settings: InterfaceSettingsSchema.default(DEFAULT_INTERFACE_SETTINGS),
 });
 export type Interface = z.infer<typeof InterfaceSchema>;
 

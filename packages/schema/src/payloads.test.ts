@@ -3,7 +3,7 @@ import { ChangePasswordRequestSchema, LoginRequestSchema } from "./auth.js";
 import { SendAwvEmailRequestSchema } from "./awv.js";
 import { listOf, ObjectIdSchema } from "./common.js";
 import { DURATION_LABELS, Duration, DurationSchema } from "./duration.js";
-import { InterfaceSchema } from "./interface.js";
+import { InterfaceSchema, InterfaceSettingsSchema } from "./interface.js";
 import { PatientInputSchema, PatientListQuerySchema } from "./patient.js";
 import { ReportSchema } from "./report.js";
 import { SurveyResultSaveRequestSchema } from "./survey-result.js";
@@ -140,6 +140,20 @@ describe("InterfaceSchema", () => {
       secret: "hunter2",
     });
     expect(parsed).not.toHaveProperty("secret");
+  });
+
+  test("fills the delivery settings an interface does not give with the defaults", () => {
+    expect(InterfaceSettingsSchema.parse({ maxAttempts: 3 })).toEqual({
+      ackTimeoutSeconds: 30,
+      retryDelaysSeconds: [10, 20, 40, 80, 160, 320, 640, 1280, 1800],
+      maxAttempts: 3,
+    });
+    const refused = InterfaceSettingsSchema.safeParse({ ackTimeoutSeconds: 601, retryDelaysSeconds: [0] });
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues.map((i) => i.path.join("."))).toEqual([
+      "ackTimeoutSeconds",
+      "retryDelaysSeconds.0",
+    ]);
   });
 });
 

@@ -35,7 +35,9 @@ describe("dropFile against OpenSSH", () => {
     expect(readFileSync(join(peer.localDir, name), "utf8")).toBe(content);
     expect(statSync(join(peer.localDir, name)).mode & 0o777).toBe(0o600);
     expect(readdirSync(peer.localDir).filter((f) => f.endsWith(".part"))).toEqual([]);
-    await expect(dropFile(target, name, "again")).resolves.toMatchObject({ alreadyPresent: true });
+    await expect(dropFile(target, name, content)).resolves.toMatchObject({ alreadyPresent: true });
+    // Another file under that name is never taken for this one.
+    await expect(dropFile(target, name, "again")).rejects.toThrow(/holds 100058 bytes where 5 were sent/);
     expect(readFileSync(join(peer.localDir, name), "utf8")).toBe(content);
   }, 30_000);
 

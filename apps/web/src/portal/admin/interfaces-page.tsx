@@ -9,6 +9,11 @@ const TYPES = [
   ["fhir-http", "FHIR R4 over HTTPS"],
 ] as const;
 
+// Named as the API names them, so a 400's field error lands beside its input.
+const ACK_TIMEOUT = "settings.ackTimeoutSeconds";
+const RETRY_DELAYS = "settings.retryDelaysSeconds";
+const MAX_ATTEMPTS = "settings.maxAttempts";
+
 const typeLabel = (type: string) => TYPES.find(([value]) => value === type)?.[1] ?? type;
 
 /** Delivery interfaces of the tenant (admins). The secret is write-only. */
@@ -44,11 +49,46 @@ export default function InterfacesPage() {
         { name: "sendingFacility", label: "Sending facility" },
         { name: "receivingApplication", label: "Receiving application" },
         { name: "receivingFacility", label: "Receiving facility" },
+        {
+          name: ACK_TIMEOUT,
+          label: "ACK timeout (seconds)",
+          type: "number",
+          hint: "How long to wait for the receiver's answer. Default 30.",
+        },
+        {
+          name: RETRY_DELAYS,
+          label: "Retry delays (seconds)",
+          hint: "Waits between attempts, separated by commas; the last one repeats.",
+        },
+        {
+          name: MAX_ATTEMPTS,
+          label: "Last attempt",
+          type: "number",
+          hint: "After this attempt a message that keeps failing is marked failed. Default 10.",
+        },
       ]}
-      toForm={(i) => ({ ...i })}
+      toForm={(i) => ({
+        ...i,
+        [ACK_TIMEOUT]: i.settings.ackTimeoutSeconds,
+        [RETRY_DELAYS]: i.settings.retryDelaysSeconds.join(", "),
+        [MAX_ATTEMPTS]: i.settings.maxAttempts,
+      })}
       fromForm={(values) => {
-        const body: Record<string, unknown> = { ...values, port: Number(values.port) };
+        const {
+          [ACK_TIMEOUT]: ackTimeout,
+          [RETRY_DELAYS]: retryDelays,
+          [MAX_ATTEMPTS]: maxAttempts,
+          ...rest
+        } = values;
+        const body: Record<string, unknown> = { ...rest, port: Number(values.port) };
         for (const key of ["username", "path", "secret"]) if (!body[key]) delete body[key];
+        const settings: Record<string, unknown> = {};
+        if (ackTimeout) settings.ackTimeoutSeconds = Number(ackTimeout);
+        if (typeof retryDelays === "string" && retryDelays.trim() !== "") {
+          settings.retryDelaysSeconds = retryDelays.split(",").map((part) => Number(part.trim()));
+        }
+        if (maxAttempts) settings.maxAttempts = Number(maxAttempts);
+        if (Object.keys(settings).length > 0) body.settings = settings;
         return body;
       }}
     />

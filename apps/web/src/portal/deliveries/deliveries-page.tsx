@@ -42,14 +42,9 @@ function MessageModal({ delivery, onClose }: { delivery: DeliveryListItem; onClo
       title="Message sent"
       onClose={onClose}
       footer={
-        <>
-          <a className="button" href={messageUrl(delivery, true)} download>
-            Download<span className="visually-hidden"> the message</span>
-          </a>
-          <button type="button" className="button primary" onClick={onClose}>
-            Close
-          </button>
-        </>
+        <a className="button primary" href={messageUrl(delivery, true)} download>
+          Download<span className="visually-hidden"> the message</span>
+        </a>
       }
     >
       <p>

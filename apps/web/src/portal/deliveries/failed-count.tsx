@@ -15,7 +15,7 @@ export function announceDeliveriesChanged(): void {
 /**
  * The navigation's Deliveries link with the count of failed deliveries waiting for someone, read on
  * every page change, every minute and after a resend or skip. The count is part of the link's name
- * ("Deliveries, 2 failed"), so a screen reader says it too.
+ * ("Deliveries 2 failed"), so a screen reader says it too.
  */
 export function DeliveriesNavLink() {
   const { pathname } = useLocation();
@@ -46,7 +46,6 @@ export function DeliveriesNavLink() {
       Deliveries
       {failed > 0 && (
         <span className="nav-count">
-          <span className="visually-hidden">, </span>
           {failed}
           <span className="visually-hidden"> failed</span>
         </span>

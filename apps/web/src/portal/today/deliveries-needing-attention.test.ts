@@ -36,6 +36,10 @@ describe("deliveryProblems", () => {
     ]);
   });
 
+  test("leaves out a delivery an admin skipped", () => {
+    expect(deliveryProblems([delivery({ status: "skipped", lastError: "rejected" })])).toEqual([]);
+  });
+
   test("counts a state it does not know yet as failed", () => {
     expect(deliveryProblems([delivery({ status: "rejected-by-receiver" })]).map((p) => p.state)).toEqual([
       "Failed",
