@@ -77,4 +77,38 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ PORT: "eighty", SESSION_SECRET: "s".repeat(40) })).toThrow(/PORT/);
     expect(() => loadConfig({ SESSION_SECRET: "short" })).toThrow(/SESSION_SECRET/);
   });
+
+  test("turns the inbound HL7 listener on with INBOUND_HL7_PORT, on 127.0.0.1 with its limits", () => {
+    const secret = "x".repeat(32);
+    expect(loadConfig({ SESSION_SECRET: secret }).inboundHl7).toBeUndefined();
+    expect(loadConfig({ SESSION_SECRET: secret, INBOUND_HL7_PORT: "2575" }).inboundHl7).toEqual({
+      port: 2575,
+      host: "127.0.0.1",
+      maxMessageBytes: 1024 * 1024,
+      maxConnections: 50,
+      idleTimeoutSeconds: 300,
+    });
+    expect(
+      loadConfig({
+        SESSION_SECRET: secret,
+        INBOUND_HL7_PORT: "0",
+        INBOUND_HL7_HOST: "0.0.0.0",
+        INBOUND_HL7_MAX_BYTES: "65536",
+        INBOUND_HL7_CONNECTIONS: "5",
+        INBOUND_HL7_IDLE_SECONDS: "10",
+      }).inboundHl7,
+    ).toEqual({
+      port: 0,
+      host: "0.0.0.0",
+      maxMessageBytes: 65536,
+      maxConnections: 5,
+      idleTimeoutSeconds: 10,
+    });
+    expect(() => loadConfig({ SESSION_SECRET: secret, INBOUND_HL7_PORT: "70000" })).toThrow(
+      /INBOUND_HL7_PORT/,
+    );
+    expect(() =>
+      loadConfig({ SESSION_SECRET: secret, INBOUND_HL7_PORT: "2575", INBOUND_HL7_MAX_BYTES: "10" }),
+    ).toThrow(/INBOUND_HL7_MAX_BYTES/);
+  });
 });

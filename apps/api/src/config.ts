@@ -98,7 +98,7 @@ const EnvSchema = z.object({
     .min(1024)
     .max(64 * 1024 * 1024)
     .default(1024 * 1024),
-  INBOUND_HL7_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(10_000).default(50),
+  INBOUND_HL7_CONNECTIONS: z.coerce.number().int().min(1).max(10_000).default(50),
   INBOUND_HL7_IDLE_SECONDS: z.coerce.number().int().min(1).default(300),
 });
 
@@ -174,7 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             port: e.INBOUND_HL7_PORT,
             host: e.INBOUND_HL7_HOST,
             maxMessageBytes: e.INBOUND_HL7_MAX_BYTES,
-            maxConnections: e.INBOUND_HL7_MAX_CONNECTIONS,
+            maxConnections: e.INBOUND_HL7_CONNECTIONS,
             idleTimeoutSeconds: e.INBOUND_HL7_IDLE_SECONDS,
           },
   };

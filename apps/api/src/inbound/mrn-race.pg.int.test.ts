@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { objectId } from "@core-care/survey-engine";
+import { rowsOf } from "../db/index.js";
 import { inboundMessages, patients } from "../db/schema.js";
 import { createTestApp, inspect, type TestApp, type TestTenant } from "../../test/helpers.js";
 import { setInboundFacilities } from "./facilities.js";
@@ -49,7 +50,7 @@ describe("inbound ADT for a new MRN created meanwhile by another message", () =>
             sql`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
           ),
         );
-        if ((rows as unknown as { rows: { n: number }[] }).rows[0]!.n > 0) break;
+        if ((rowsOf<{ n: number }>(rows)[0]?.n ?? 0) > 0) break;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     });
