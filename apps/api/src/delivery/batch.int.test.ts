@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { and, count, eq } from "drizzle-orm";
-import { objectId, TELE_AWV_SURVEY_ID } from "@core-care/survey-engine";
+import { TELE_AWV_SURVEY_ID } from "@core-care/survey-engine";
 import type { BatchUploadResponse, Patient } from "@core-care/schema";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startMllpPeer, type MllpPeer } from "../../test/peers/mllp-peer.js";
@@ -119,10 +119,9 @@ describe("POST /api/surveyresults/batchUpload/stream", () => {
         .from(surveyResults)
         .where(eq(surveyResults.tenantId, admin.tenantId)),
     );
-    expect(answers.map((a) => a.answers).sort((a, b) => String(a.notes).localeCompare(String(b.notes)))).toEqual([
-      { notes: 'José said "fine",\r\nthen left' },
-      { notes: "Zoë" },
-    ]);
+    expect(
+      answers.map((a) => a.answers).sort((a, b) => String(a.notes).localeCompare(String(b.notes))),
+    ).toEqual([{ notes: 'José said "fine",\r\nthen left' }, { notes: "Zoë" }]);
   });
 
   test("reports what re-uploading each external id did, by the documented rule", async () => {
@@ -138,12 +137,7 @@ describe("POST /api/surveyresults/batchUpload/stream", () => {
       receivingFacility: "DEMOHOSP",
     });
     const first = await stream(s, "application/x-ndjson", [
-      ndjson([
-        row("same", walter),
-        row("changed", walter),
-        row("moved", walter),
-        row("sent", walter),
-      ]),
+      ndjson([row("same", walter), row("changed", walter), row("moved", walter), row("sent", walter)]),
     ]);
     expect(first.json<BatchUploadResponse>()).toMatchObject({ created: 4 });
     // "sent" goes to the interface (unchanged, and queued there).
@@ -204,11 +198,19 @@ describe("POST /api/surveyresults/batchUpload/stream", () => {
     const [result] = (await s.inject({ method: "GET", url: "/api/surveyresults?duration=0" })).json<{
       items: { id: string }[];
     }>().items;
-    expect((await s.inject({ method: "DELETE", url: `/api/surveyresults/${result!.id}` })).statusCode).toBe(204);
+    expect((await s.inject({ method: "DELETE", url: `/api/surveyresults/${result!.id}` })).statusCode).toBe(
+      204,
+    );
     const again = await stream(s, "application/x-ndjson", [ndjson([row("gone", walter)])]);
     expect(again.json<BatchUploadResponse>()).toMatchObject({
       accepted: 0,
-      rejected: [{ row: 1, field: "externalId", message: "This external id's result has been removed; restore it first." }],
+      rejected: [
+        {
+          row: 1,
+          field: "externalId",
+          message: "This external id's result has been removed; restore it first.",
+        },
+      ],
     });
   });
 
@@ -216,7 +218,9 @@ describe("POST /api/surveyresults/batchUpload/stream", () => {
     const a = await practice();
     const b = await practice();
     await stream(a.s, "application/x-ndjson", [ndjson([row("shared-id", a.walter)])]);
-    const other = await stream(b.s, "application/x-ndjson", [ndjson([row("shared-id", b.walter), row("x", a.walter)])]);
+    const other = await stream(b.s, "application/x-ndjson", [
+      ndjson([row("shared-id", b.walter), row("x", a.walter)]),
+    ]);
     expect(other.json<BatchUploadResponse>()).toMatchObject({
       created: 1,
       rejected: [{ row: 2, field: "patientId", message: "No such patient." }],

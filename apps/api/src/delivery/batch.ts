@@ -87,7 +87,8 @@ export class CsvReader {
         this.size = 0;
         continue;
       } else this.cell += ch;
-      if (++this.size > this.maxRowChars) throw fieldError("content", "A row of the CSV is longer than 1 MiB.");
+      if (++this.size > this.maxRowChars)
+        throw fieldError("content", "A row of the CSV is longer than 1 MiB.");
     }
     return rows.filter((r) => r.some((c) => c.trim() !== ""));
   }
@@ -229,7 +230,8 @@ export async function* ndjsonRows(stream: AsyncIterable<Buffer | string>): Async
       pending = pending.slice(at + 1);
       if (line !== "") yield parse(line);
     }
-    if (pending.length > 1024 * 1024) throw fieldError("content", "A line of the upload is longer than 1 MiB.");
+    if (pending.length > 1024 * 1024)
+      throw fieldError("content", "A line of the upload is longer than 1 MiB.");
   }
   if (pending.trim() !== "") yield parse(pending.trim());
 }
@@ -261,7 +263,13 @@ function checkRow(raw: RawRow): ValidRow | Rejection {
   if (Object.keys(raw.answers).length === 0) return reject("answers", "This row has no answers.");
   // What the JSON body's guard checks for a whole request, each streamed row gets here.
   const bad = firstBadField(
-    { externalId: raw.externalId, patientId: raw.patientId, mrn: raw.mrn, surveyId: raw.surveyId, answers: raw.answers },
+    {
+      externalId: raw.externalId,
+      patientId: raw.patientId,
+      mrn: raw.mrn,
+      surveyId: raw.surveyId,
+      answers: raw.answers,
+    },
     "row",
   );
   if (bad !== undefined) return reject(bad.field, bad.message);
@@ -368,7 +376,11 @@ export async function batchUpload(
       continue;
     }
     if (externalIds.has(checked.externalId)) {
-      reject({ row: checked.row, field: "externalId", message: "This external id appears twice in the upload." });
+      reject({
+        row: checked.row,
+        field: "externalId",
+        message: "This external id appears twice in the upload.",
+      });
       continue;
     }
     externalIds.add(checked.externalId);
@@ -452,7 +464,10 @@ async function storeChunk(
     }
     if (!surveysSeen.has(row.surveyId)) {
       const ref = await findReadableSurveyRef(db, tenantId, row.surveyId);
-      surveysSeen.set(row.surveyId, ref === undefined ? null : { tenantId: ref.tenantId, version: ref.version });
+      surveysSeen.set(
+        row.surveyId,
+        ref === undefined ? null : { tenantId: ref.tenantId, version: ref.version },
+      );
     }
     const survey = surveysSeen.get(row.surveyId);
     if (survey === null || survey === undefined) {
@@ -541,7 +556,11 @@ async function storeChunk(
         break;
       default:
         // Another upload stored the same external id between this statement's look and its insert.
-        reject({ row: row.row, field: "externalId", message: "Another upload stored this external id at the same moment; upload it again." });
+        reject({
+          row: row.row,
+          field: "externalId",
+          message: "Another upload stored this external id at the same moment; upload it again.",
+        });
     }
   }
   const { interfaceId } = context.options;
@@ -550,19 +569,30 @@ async function storeChunk(
   for (const { id, outcome } of sendable) {
     await db.transaction(async (tx) => {
       // An updated result has no delivery but failed ones (the rule above): it is sent again.
-      const [existing] = outcome === "updated" ? [] : await tx
-        .select({ id: deliveries.id })
-        .from(deliveries)
-        .where(
-          and(
-            eq(deliveries.tenantId, tenantId),
-            eq(deliveries.resultId, id),
-            eq(deliveries.interfaceId, interfaceId),
-          ),
-        )
-        .limit(1);
+      const [existing] =
+        outcome === "updated"
+          ? []
+          : await tx
+              .select({ id: deliveries.id })
+              .from(deliveries)
+              .where(
+                and(
+                  eq(deliveries.tenantId, tenantId),
+                  eq(deliveries.resultId, id),
+                  eq(deliveries.interfaceId, interfaceId),
+                ),
+              )
+              .limit(1);
       if (existing !== undefined) return;
-      await enqueueDelivery(tx, { tenantId, resultId: id, interfaceId, locationId: null, format, userId, ip: context.ip });
+      await enqueueDelivery(tx, {
+        tenantId,
+        resultId: id,
+        interfaceId,
+        locationId: null,
+        format,
+        userId,
+        ip: context.ip,
+      });
     });
   }
 }
