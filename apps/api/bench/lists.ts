@@ -234,39 +234,50 @@ async function viaApi(url: string, headers: Record<string, string>, connections:
   };
 }
 
+/** Ends the measuring early (BENCH_ONLY) without an error. */
+class Done extends Error {}
+
 type Statement = { text: string; values: unknown[] };
 
 /**
- * The statements a service function sends, recorded on a pool of their own (drizzle sends each through
- * `pool.query`), so that the floor replays exactly what the API runs for the same request.
+ * The statements a service function sends, recorded by the connection that sends them (a search runs
+ * in a transaction of its own), so that the floor replays exactly what the API runs for the request.
  */
 async function statementsOf(run: (db: ReturnType<typeof drizzle<typeof schema>>) => Promise<unknown>) {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
-  pool.on("error", () => undefined);
   const recorded: Statement[] = [];
-  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
-  (pool as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args: unknown[]) => {
-    const [first, second] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
-    recorded.push(
-      typeof first === "string"
-        ? { text: first, values: second ?? [] }
-        : { text: first.text, values: first.values ?? second ?? [] },
-    );
-    return query(...args);
-  };
+  class RecordingClient extends pg.Client {
+    override query(...args: unknown[]): never {
+      const [first, second] = args as [string | { text: string; values?: unknown[] }, unknown];
+      if (typeof first === "string")
+        recorded.push({ text: first, values: Array.isArray(second) ? second : [] });
+      else if (typeof first === "object" && first !== null && "text" in first)
+        recorded.push({ text: first.text, values: first.values ?? (Array.isArray(second) ? second : []) });
+      return (super.query as (...a: unknown[]) => never)(...args);
+    }
+  }
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1, Client: RecordingClient });
+  pool.on("error", () => undefined);
   await run(drizzle(pool, { schema }));
   await pool.end();
   return recorded;
 }
 
-/** The plain-PostgreSQL floor: `clients` loops each sending the statements, one after another, for SECONDS. */
+/**
+ * The plain-PostgreSQL floor: `clients` loops, each on a connection of its own, sending the statements
+ * one after another for SECONDS.
+ */
 async function floor(pool: pg.Pool, statements: Statement[], clients: number): Promise<Latency> {
   const times: number[] = [];
   const loop = async (until: number, keep: boolean) => {
-    while (performance.now() < until) {
-      const start = performance.now();
-      for (const s of statements) await pool.query(s.text, s.values);
-      if (keep) times.push(performance.now() - start);
+    const client = await pool.connect();
+    try {
+      while (performance.now() < until) {
+        const start = performance.now();
+        for (const s of statements) await client.query(s.text, s.values);
+        if (keep) times.push(performance.now() - start);
+      }
+    } finally {
+      client.release();
     }
   };
   const warm = performance.now() + 1000;
@@ -342,12 +353,16 @@ const cases: { name: string; path: string; statements: () => Promise<Statement[]
   })),
 ];
 
+// BENCH_ONLY=<text> measures only the cases whose name holds it, and no batch upload.
+const only = process.env.BENCH_ONLY ?? "";
+const chosen = cases.filter((c) => c.name.includes(only));
+
 const api = await startApi();
 const memory = watchMemory(api.child.pid!);
 const rows: Record<string, string | number>[] = [];
 try {
   const headers = await signIn(api.base);
-  for (const c of cases) {
+  for (const c of chosen) {
     const statements = await c.statements();
     const row: Record<string, string | number> = { list: c.name };
     for (const clients of [1, 20]) {
@@ -362,6 +377,7 @@ try {
     console.log(JSON.stringify(row));
   }
 
+  if (only !== "") throw new Done();
   // Batch: a streamed NDJSON upload beside multi-row INSERTs of the same rows on the plain pool.
   const patientIds = (
     await plain.query<{ id: string }>(`select id from patients where tenant_id = $1 limit 1000`, [TENANT])
@@ -417,6 +433,8 @@ try {
     `\nbatch upload, ${BATCH_ROWS} rows streamed: API ${apiRate} rows/s (${uploaded.created} created, ${uploaded.rejectedCount} rejected, HTTP ${upload.status}); plain INSERTs ${floorRate} rows/s; ratio ${(floorRate / Math.max(apiRate, 1)).toFixed(1)}x (target >= 1,000 rows/s)`,
   );
   rows.push({ list: "batch upload rows/s", api: apiRate, floor: floorRate });
+} catch (error) {
+  if (!(error instanceof Done)) throw error;
 } finally {
   memory.stop();
   api.child.kill("SIGTERM");
