@@ -43,7 +43,9 @@ const OTHER = "bench-other";
 
 const serverUrl = process.env.DATABASE_URL;
 if (serverUrl === undefined || serverUrl === "") {
-  console.log("bench/lists.ts: set DATABASE_URL to a PostgreSQL server (it makes and drops its own database)");
+  console.log(
+    "bench/lists.ts: set DATABASE_URL to a PostgreSQL server (it makes and drops its own database)",
+  );
   process.exit(0);
 }
 
@@ -56,7 +58,20 @@ const url = new URL(serverUrl);
 url.pathname = `/${name}`;
 const databaseUrl = url.toString();
 
-const FIRST = ["Walter", "Ann", "José", "Zoë", "Maria", "John", "Li", "Fatima", "Olga", "Pedro", "Grace", "Omar"];
+const FIRST = [
+  "Walter",
+  "Ann",
+  "José",
+  "Zoë",
+  "Maria",
+  "John",
+  "Li",
+  "Fatima",
+  "Olga",
+  "Pedro",
+  "Grace",
+  "Omar",
+];
 const LAST_A = ["Smith", "Hob", "Núñ", "Ång", "Gar", "Nguy", "Brow", "Oka", "Kowal", "Jen", "Mül", "Rey", "Tan",
   "Pat", "Dub", "Ols", "Ros", "Ka", "Mor", "Lee", "Car", "Fer", "Her", "Lop", "Wil", "And", "Tho", "Mar", "Cla",
   "Lew", "Rob", "Wal", "You", "Kin", "Wri", "Sco", "Gre", "Bak", "Ada", "Nel"]; // prettier-ignore
@@ -187,7 +202,11 @@ function watchMemory(pid: number) {
 }
 
 async function signIn(base: string): Promise<Record<string, string>> {
-  const headers = { "content-type": "application/json", "x-requested-with": "XMLHttpRequest", "x-forwarded-proto": "https" };
+  const headers = {
+    "content-type": "application/json",
+    "x-requested-with": "XMLHttpRequest",
+    "x-forwarded-proto": "https",
+  };
   const res = await fetch(`${base}/api/auth/sessions`, {
     method: "POST",
     headers,
@@ -208,42 +227,57 @@ async function viaApi(url: string, headers: Record<string, string>, connections:
   const run = (duration: number) => autocannon({ url, connections, duration, workers: 1, headers });
   await run(1);
   const result = await run(SECONDS);
-  return { p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
+  return {
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
 }
+
+/** Ends the measuring early (BENCH_ONLY) without an error. */
+class Done extends Error {}
 
 type Statement = { text: string; values: unknown[] };
 
 /**
- * The statements a service function sends, recorded on a pool of their own (drizzle sends each through
- * `pool.query`), so that the floor replays exactly what the API runs for the same request.
+ * The statements a service function sends, recorded by the connection that sends them (a search runs
+ * in a transaction of its own), so that the floor replays exactly what the API runs for the request.
  */
 async function statementsOf(run: (db: ReturnType<typeof drizzle<typeof schema>>) => Promise<unknown>) {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
-  pool.on("error", () => undefined);
   const recorded: Statement[] = [];
-  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
-  (pool as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args: unknown[]) => {
-    const [first, second] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
-    recorded.push(
-      typeof first === "string"
-        ? { text: first, values: second ?? [] }
-        : { text: first.text, values: first.values ?? second ?? [] },
-    );
-    return query(...args);
-  };
+  class RecordingClient extends pg.Client {
+    override query(...args: unknown[]): never {
+      const [first, second] = args as [string | { text: string; values?: unknown[] }, unknown];
+      if (typeof first === "string")
+        recorded.push({ text: first, values: Array.isArray(second) ? second : [] });
+      else if (typeof first === "object" && first !== null && "text" in first)
+        recorded.push({ text: first.text, values: first.values ?? (Array.isArray(second) ? second : []) });
+      return (super.query as (...a: unknown[]) => never)(...args);
+    }
+  }
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1, Client: RecordingClient });
+  pool.on("error", () => undefined);
   await run(drizzle(pool, { schema }));
   await pool.end();
   return recorded;
 }
 
-/** The plain-PostgreSQL floor: `clients` loops each sending the statements, one after another, for SECONDS. */
+/**
+ * The plain-PostgreSQL floor: `clients` loops, each on a connection of its own, sending the statements
+ * one after another for SECONDS.
+ */
 async function floor(pool: pg.Pool, statements: Statement[], clients: number): Promise<Latency> {
   const times: number[] = [];
   const loop = async (until: number, keep: boolean) => {
-    while (performance.now() < until) {
-      const start = performance.now();
-      for (const s of statements) await pool.query(s.text, s.values);
-      if (keep) times.push(performance.now() - start);
+    const client = await pool.connect();
+    try {
+      while (performance.now() < until) {
+        const start = performance.now();
+        for (const s of statements) await client.query(s.text, s.values);
+        if (keep) times.push(performance.now() - start);
+      }
+    } finally {
+      client.release();
     }
   };
   const warm = performance.now() + 1000;
@@ -251,15 +285,22 @@ async function floor(pool: pg.Pool, statements: Statement[], clients: number): P
   const until = performance.now() + SECONDS * 1000;
   await Promise.all(Array.from({ length: clients }, () => loop(until, true)));
   times.sort((a, b) => a - b);
-  const at = (q: number) => Math.round((times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0) * 10) / 10;
+  const at = (q: number) =>
+    Math.round((times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0) * 10) / 10;
   return { p50: at(0.5), p99: at(0.99), errors: 0 };
 }
 
 await build();
+if (process.env.BENCH_KEEP_DATABASE === "1") {
+  // For looking at query plans by hand: the data set stays, under the printed name.
+  console.log(`kept database ${name}`);
+  process.exit(0);
+}
 const plain = new pg.Pool({ connectionString: databaseUrl, max: 20 });
 // The database is dropped at the end with its connections: an idle one's error then means nothing.
 plain.on("error", () => undefined);
-const keyOf = async (text: string, values: unknown[]) => (await plain.query(text, values)).rows[0] as Record<string, string>;
+const keyOf = async (text: string, values: unknown[]) =>
+  (await plain.query(text, values)).rows[0] as Record<string, string>;
 const deepResult = await keyOf(
   `select (extract(epoch from created_at) * 1000000)::bigint::text as micros, id from survey_results
    where tenant_id = $1 order by created_at desc, id desc offset $2 limit 1`,
@@ -270,7 +311,12 @@ const deepPatient = await keyOf(
    order by last_name, first_name, id offset $2 limit 1`,
   [TENANT, Math.floor(PATIENTS / 2)],
 );
-const [onePatient] = (await plain.query<{ patient_id: string }>(`select patient_id from survey_results where tenant_id = $1 limit 1`, [TENANT])).rows;
+const [onePatient] = (
+  await plain.query<{ patient_id: string }>(
+    `select patient_id from survey_results where tenant_id = $1 limit 1`,
+    [TENANT],
+  )
+).rows;
 const resultCursor = encodeCursor({ dir: "next", key: [deepResult.micros!, deepResult.id!] });
 const patientCursor = encodeCursor({
   dir: "next",
@@ -289,8 +335,7 @@ const cases: { name: string; path: string; statements: () => Promise<Statement[]
   ).map(([label, query]) => ({
     name: label,
     path: `/api/surveyresults?${new URLSearchParams(query).toString()}`,
-    statements: () =>
-      statementsOf((db) => listResults(db, TENANT, SurveyResultListQuerySchema.parse(query))),
+    statements: () => statementsOf((db) => listResults(db, TENANT, SurveyResultListQuerySchema.parse(query))),
   })),
   ...(
     [
@@ -308,12 +353,16 @@ const cases: { name: string; path: string; statements: () => Promise<Statement[]
   })),
 ];
 
+// BENCH_ONLY=<text> measures only the cases whose name holds it, and no batch upload.
+const only = process.env.BENCH_ONLY ?? "";
+const chosen = cases.filter((c) => c.name.includes(only));
+
 const api = await startApi();
 const memory = watchMemory(api.child.pid!);
 const rows: Record<string, string | number>[] = [];
 try {
   const headers = await signIn(api.base);
-  for (const c of cases) {
+  for (const c of chosen) {
     const statements = await c.statements();
     const row: Record<string, string | number> = { list: c.name };
     for (const clients of [1, 20]) {
@@ -328,6 +377,7 @@ try {
     console.log(JSON.stringify(row));
   }
 
+  if (only !== "") throw new Done();
   // Batch: a streamed NDJSON upload beside multi-row INSERTs of the same rows on the plain pool.
   const patientIds = (
     await plain.query<{ id: string }>(`select id from patients where tenant_id = $1 limit 1000`, [TENANT])
@@ -341,7 +391,8 @@ try {
   async function* body() {
     for (let i = 0; i < BATCH_ROWS; i += 1000) {
       let chunk = "";
-      for (let j = i; j < Math.min(BATCH_ROWS, i + 1000); j++) chunk += `${JSON.stringify(rowAt(j, "api"))}\n`;
+      for (let j = i; j < Math.min(BATCH_ROWS, i + 1000); j++)
+        chunk += `${JSON.stringify(rowAt(j, "api"))}\n`;
       yield Buffer.from(chunk);
     }
   }
@@ -351,12 +402,15 @@ try {
     headers: { ...headers, "content-type": "application/x-ndjson" },
     body: ReadableStream.from(body()),
     duplex: "half",
-  } as RequestInit);
+  });
   const uploaded = (await upload.json()) as { created: number; rejectedCount: number };
   if (upload.status !== 200) console.log("batch upload refused:", JSON.stringify(uploaded));
   const apiSeconds = (performance.now() - batchStart) / 1000;
   const [version] = (
-    await plain.query<{ version: number }>(`select version from surveys where tenant_id = $1 and id = $2`, [TENANT, CORE_CARE_WELLNESS_EXAM_ID])
+    await plain.query<{ version: number }>(`select version from surveys where tenant_id = $1 and id = $2`, [
+      TENANT,
+      CORE_CARE_WELLNESS_EXAM_ID,
+    ])
   ).rows;
   const floorStart = performance.now();
   for (let i = 0; i < BATCH_ROWS; i += 1000) {
@@ -379,6 +433,8 @@ try {
     `\nbatch upload, ${BATCH_ROWS} rows streamed: API ${apiRate} rows/s (${uploaded.created} created, ${uploaded.rejectedCount} rejected, HTTP ${upload.status}); plain INSERTs ${floorRate} rows/s; ratio ${(floorRate / Math.max(apiRate, 1)).toFixed(1)}x (target >= 1,000 rows/s)`,
   );
   rows.push({ list: "batch upload rows/s", api: apiRate, floor: floorRate });
+} catch (error) {
+  if (!(error instanceof Done)) throw error;
 } finally {
   memory.stop();
   api.child.kill("SIGTERM");
@@ -391,11 +447,17 @@ try {
   await dropper.end();
 }
 
-console.log(`\nlists on PostgreSQL: ${RESULTS} results, ${PATIENTS} patients, ${SECONDS} s per case; latencies in ms`);
+console.log(
+  `\nlists on PostgreSQL: ${RESULTS} results, ${PATIENTS} patients, ${SECONDS} s per case; latencies in ms`,
+);
 console.table(rows);
 console.log(`API peak memory (RSS): ${memory.peakMiB()} MiB (target < 300 MiB)`);
 mkdirSync(".reports", { recursive: true });
 writeFileSync(
   join(".reports", "bench-lists.json"),
-  JSON.stringify({ results: RESULTS, patients: PATIENTS, seconds: SECONDS, rows, peakMiB: memory.peakMiB() }, null, 2),
+  JSON.stringify(
+    { results: RESULTS, patients: PATIENTS, seconds: SECONDS, rows, peakMiB: memory.peakMiB() },
+    null,
+    2,
+  ),
 );

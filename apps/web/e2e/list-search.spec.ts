@@ -43,7 +43,11 @@ test.describe("patients list: search and paging kept in the URL", () => {
     await login(page, DEMO_USERS.staff, { redirect: "/patients" });
     const tag = `Pager${Date.now().toString(36)}`;
     for (let i = 0; i < 205; i++) {
-      await createPatient(page, { firstName: `P${String(i).padStart(3, "0")}`, lastName: tag, mrn: `${tag}-${i}` });
+      await createPatient(page, {
+        firstName: `P${String(i).padStart(3, "0")}`,
+        lastName: tag,
+        mrn: `${tag}-${i}`,
+      });
     }
     await page.goto(`/patients?q=${tag}&sort=firstName`);
     await expect(page.getByText("Page 1 of 2 · 205 patients")).toBeVisible();

@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { ETHNICITIES, RACES, US_STATES } from "./lists.js";
-import { CursorSchema, DocumentIdSchema, EmailSchema, NameSchema, ObjectIdSchema, TimestampSchema } from "./common.js";
+import {
+  CursorSchema,
+  DocumentIdSchema,
+  EmailSchema,
+  NameSchema,
+  ObjectIdSchema,
+  TimestampSchema,
+} from "./common.js";
 
 export const SexSchema = z.enum(["F", "M", "U"]);
 

@@ -27,7 +27,12 @@ const BASES: Record<string, string> = {
 const pairs = Object.entries(BASES).flatMap(([base, accented]) =>
   [...accented].flatMap((ch) => {
     const upper = ch.toUpperCase();
-    return upper === ch || upper.length !== 1 ? [[ch, base]] : [[ch, base], [upper, base]];
+    return upper === ch || upper.length !== 1
+      ? [[ch, base]]
+      : [
+          [ch, base],
+          [upper, base],
+        ];
   }),
 );
 

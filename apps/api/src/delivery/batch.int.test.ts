@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { and, count, eq } from "drizzle-orm";
-import { objectId, TELE_AWV_SURVEY_ID } from "@core-care/survey-engine";
+import { TELE_AWV_SURVEY_ID } from "@core-care/survey-engine";
 import type { BatchUploadResponse, Patient } from "@core-care/schema";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startMllpPeer, type MllpPeer } from "../../test/peers/mllp-peer.js";

@@ -1,7 +1,7 @@
 import { count, sql, type SQL } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import { TOTAL_CAP } from "@core-care/schema";
-import type { Db } from "../db/index.js";
+import type { DbOrTx } from "../db/index.js";
 import { fieldError } from "../errors.js";
 
 /**
@@ -49,7 +49,7 @@ export function after(columns: SQL[], values: SQL[], greater: boolean): SQL {
  * `{ total: TOTAL_CAP, totalCapped: true }` after reading a thousand index entries.
  */
 export async function cappedTotal(
-  db: Db,
+  db: DbOrTx,
   table: PgTable,
   where: SQL | undefined,
 ): Promise<{ total: number; totalCapped: boolean }> {

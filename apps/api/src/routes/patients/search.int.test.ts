@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { objectId } from "@core-care/survey-engine";
 import { TOTAL_CAP, type Patient, type PatientInput } from "@core-care/schema";
-import { createTestApp, errorFields, inspect, login, type Session, type TestApp } from "../../../test/helpers.js";
+import {
+  createTestApp,
+  errorFields,
+  inspect,
+  login,
+  type Session,
+  type TestApp,
+} from "../../../test/helpers.js";
 import { patients } from "../../db/schema.js";
 
 let t: TestApp;
@@ -44,7 +51,10 @@ async function create(s: Session, patient: Partial<PatientInput>): Promise<Patie
 }
 
 const list = async (s: Session, query: Record<string, string>): Promise<Page> => {
-  const res = await s.inject({ method: "GET", url: `/api/patients?${new URLSearchParams(query).toString()}` });
+  const res = await s.inject({
+    method: "GET",
+    url: `/api/patients?${new URLSearchParams(query).toString()}`,
+  });
   expect(res.statusCode, res.body).toBe(200);
   return res.json<Page>();
 };
@@ -123,7 +133,10 @@ describe("GET /api/patients?q= (find a patient the way clinics search)", () => {
 
   test("the typeahead's five suggestions come sorted by last name", async () => {
     const page = await list(s, { q: "walter", limit: "5" });
-    expect(page.items.map((p) => `${p.lastName}, ${p.firstName}`)).toEqual(["Hobbs, Walter", "Smith, Walter"]);
+    expect(page.items.map((p) => `${p.lastName}, ${p.firstName}`)).toEqual([
+      "Hobbs, Walter",
+      "Smith, Walter",
+    ]);
   });
 
   test("an impossible date is a word like any other and finds nobody", async () => {
@@ -205,7 +218,10 @@ describe("GET /api/patients (keyset paging and capped totals)", () => {
 
   test(`counts no further than ${TOTAL_CAP}: past it the total is capped`, async () => {
     const { u, s } = await signedIn();
-    await insertPatients(u.tenantId, Array.from({ length: TOTAL_CAP + 5 }, () => ({})));
+    await insertPatients(
+      u.tenantId,
+      Array.from({ length: TOTAL_CAP + 5 }, () => ({})),
+    );
     const page = await list(s, {});
     expect(page).toMatchObject({ total: TOTAL_CAP, totalCapped: true });
     expect(page.items).toHaveLength(200);

@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { CORE_CARE_WELLNESS_EXAM_ID, objectId } from "@core-care/survey-engine";
 import { TOTAL_CAP, type Patient, type SurveyResultListItem } from "@core-care/schema";
-import { createTestApp, errorFields, inspect, login, type Session, type TestApp } from "../../../test/helpers.js";
+import {
+  createTestApp,
+  errorFields,
+  inspect,
+  login,
+  type Session,
+  type TestApp,
+} from "../../../test/helpers.js";
 import { surveyResults } from "../../db/schema.js";
 
 let t: TestApp;
@@ -155,7 +162,9 @@ describe("GET /api/surveyresults (keyset paging, capped totals)", () => {
     await insertResults(a.template, 250, new Date(Date.now() - 1000));
     const aPage = await list(a.s, { duration: "0" });
     const bPage = await list(b.s, { duration: "0", cursor: aPage.nextCursor! });
-    const aIds = new Set((await list(a.s, { duration: "0", cursor: aPage.nextCursor! })).items.map((r) => r.id));
+    const aIds = new Set(
+      (await list(a.s, { duration: "0", cursor: aPage.nextCursor! })).items.map((r) => r.id),
+    );
     expect(bPage.items.some((r) => aIds.has(r.id))).toBe(false);
   });
 

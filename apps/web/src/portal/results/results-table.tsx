@@ -141,7 +141,13 @@ export function ResultsTable({
         empty={listStatus(data !== null, loading, "The survey results", "No survey results in this period.")}
       />
       {data && (
-        <Pager list={data} page={position.page} pageSize={PAGE_SIZE} noun="results" onMove={(d) => move(data, d)} />
+        <Pager
+          list={data}
+          page={position.page}
+          pageSize={PAGE_SIZE}
+          noun="results"
+          onMove={(d) => move(data, d)}
+        />
       )}
       {removing && (
         <RemoveRecordModal
