@@ -262,6 +262,7 @@ test.describe("staff tools", () => {
     await api.dispose();
 
     await login(page, DEMO_USERS.admin);
+    await expect(page.getByRole("heading", { name: "Today", level: 1 })).toBeVisible();
     await page.getByRole("button", { name: "Administration" }).click();
     await page.getByRole("link", { name: "Batch upload" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Batch upload" })).toBeVisible();

@@ -13,7 +13,7 @@ describe("fieldOptions", () => {
               title: "Do you smoke?",
               choices: [
                 { value: "yes", label: "Yes" },
-                { value: 0, label: "Never" },
+                { value: "never", label: "Never" },
               ],
             }),
             createQuestion("checkbox", {
@@ -29,7 +29,7 @@ describe("fieldOptions", () => {
     const options = fieldOptions(survey);
     expect(options.find((o) => o.path === "smoker")?.choices).toEqual([
       { value: "yes", label: "Yes" },
-      { value: 0, label: "Never" },
+      { value: "never", label: "Never" },
     ]);
     expect(options.find((o) => o.path === "diets0")?.choices).toBeUndefined();
     expect(options.find((o) => o.path === "note")?.choices).toBeUndefined();
