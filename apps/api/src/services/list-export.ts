@@ -1,9 +1,10 @@
-import { and, asc, desc, eq, gte, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, isNull, sql, type SQL } from "drizzle-orm";
 import { durationStart } from "@core-care/survey-engine";
 import type { PatientListQuery, SurveyResultListQuery } from "@core-care/schema";
 import type { Db } from "../db/index.js";
 import { patients, surveyResults, surveyVersions } from "../db/schema.js";
 import { patientNotRemoved } from "./survey-results.js";
+import { patientSearch } from "./patient-search.js";
 
 /** Rows read per statement while an export streams. */
 export const EXPORT_PAGE_SIZE = 1_000;
@@ -107,9 +108,6 @@ export async function* resultsForExport(
   }
 }
 
-/** Escapes LIKE wildcards so a search term matches literally. */
-const likeTerm = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /**
  * The tenant's patients the list's search selects, in the list's sort column and direction (ties by
  * id), read a page at a time by keyset and never more than {@link EXPORT_MAX_ROWS}.
@@ -122,17 +120,9 @@ export async function* patientsForExport(
 ): AsyncGenerator<PatientExportRow[]> {
   const pageSize = options.pageSize ?? EXPORT_PAGE_SIZE;
   const filters: (SQL | undefined)[] = [eq(patients.tenantId, tenantId), isNull(patients.deletedAt)];
-  if (query.q !== undefined && query.q !== "") {
-    const term = likeTerm(query.q);
-    filters.push(
-      or(
-        ilike(patients.firstName, term),
-        ilike(patients.lastName, term),
-        ilike(patients.mrn, term),
-        ilike(patients.email, term),
-      ),
-    );
-  }
+  // The list's own search (name in any order, "Last, First", MRN, birth date, e-mail, phone).
+  const search = patientSearch(query.q);
+  if (search !== undefined) filters.push(search);
   const column = {
     lastName: patients.lastName,
     firstName: patients.firstName,

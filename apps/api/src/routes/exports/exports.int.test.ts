@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Patient } from "@core-care/schema";
-import { CORE_CARE_WELLNESS_EXAM_ID, objectId } from "@core-care/survey-engine";
+import {
+  CORE_CARE_WELLNESS_EXAM_ID,
+  coreCareWellnessExam,
+  fillRequiredAnswers,
+  objectId,
+} from "@core-care/survey-engine";
 import { parseCsv } from "../../delivery/batch.js";
 import { patientsForExport, resultsForExport } from "../../services/list-export.js";
 import {
@@ -40,7 +45,8 @@ async function saveResult(session: Session, patientId: string, isSubmitted: bool
       surveyId: CORE_CARE_WELLNESS_EXAM_ID,
       patientId,
       isSubmitted,
-      answers: {},
+      // A submission answers every required question; a draft may hold none.
+      answers: isSubmitted ? fillRequiredAnswers(coreCareWellnessExam) : {},
     },
   });
   expect(res.statusCode, res.body).toBe(200);
@@ -115,6 +121,9 @@ describe("GET /api/patients/export", () => {
   test("keeps to the search and the direction", async () => {
     const res = await staff.inject({ method: "GET", url: "/api/patients/export?q=hobbs" });
     expect(csv(res.body).rows.map((r) => r[2])).toEqual(["X-1"]);
+    // The list's own search: a birth date as the clinic types it finds the same patient.
+    const byDob = await staff.inject({ method: "GET", url: "/api/patients/export?q=11%2F02%2F1952" });
+    expect(csv(byDob.body).rows.map((r) => r[2])).toEqual(["X-1"]);
     const desc = await staff.inject({ method: "GET", url: "/api/patients/export?sort=dob&order=desc" });
     expect(csv(desc.body).rows.map((r) => r[3])).toEqual(["1960-05-05", "1952-11-02", "1940-01-01"]);
   });

@@ -7,6 +7,7 @@ import { RemoveRecordModal } from "../../ui/confirm-modal";
 import { DataTable, downloadJson, type Column, type SortState } from "../../ui/data-table";
 import { Typeahead } from "../../ui/typeahead";
 import { usePageTitle } from "../page-title";
+import { ExportCsvLink } from "../../ui/export-csv-link";
 import { patientLabel, patientSuggestions } from "./patient-search";
 import { mayDo, useMe } from "../../api/session";
 import { listStatus, useLoader } from "../../ui/load-state";
@@ -107,6 +108,10 @@ export default function PatientsPage() {
           onSelect={(p) => void navigate(`/patients/${p.id}`)}
           onQueryChange={onQueryChange}
           initialQuery={params.get("q") ?? ""}
+        />
+        <ExportCsvLink
+          list="patients"
+          filters={{ q: filter || undefined, sort: sort.key, order: sort.order }}
         />
       </div>
       <p className="visually-hidden" role="status">

@@ -1,6 +1,7 @@
 import { useListUrl } from "../../ui/pager";
 import { SurveySelect } from "../../ui/dropdowns";
 import { usePageTitle } from "../page-title";
+import { ExportCsvLink } from "../../ui/export-csv-link";
 import { DurationSelect } from "./duration-select";
 import { ResultsTable } from "./results-table";
 import { SafetyAlerts } from "../../awv/safety-alerts";
@@ -46,6 +47,7 @@ export default function ResultsPage() {
       <div className="toolbar">
         <DurationSelect value={duration} onChange={(d) => update("duration", String(d))} />
         <SurveySelect name="surveyId" value={surveyId} onChange={(v) => update("surveyId", v)} />
+        <ExportCsvLink list="results" filters={{ duration, surveyId: surveyId || undefined }} />
       </div>
       <ResultsTable
         query={{ duration, surveyId }}
