@@ -6,6 +6,7 @@ import {
   expectNoSeriousA11yViolations,
   login,
   startServer,
+  submittable,
   test,
   type ExtraServer,
 } from "./fixtures";
@@ -78,7 +79,7 @@ async function sendResult(page: Page, base: string, interfaceId: string, tag: st
       surveyId: surveys.items[0]?.id,
       patientId: patient?.id,
       isSubmitted: true,
-      answers: {},
+      answers: submittable(surveys.items[0]?.id),
     },
   });
   expect(saved.ok(), await saved.text()).toBe(true);
