@@ -164,6 +164,7 @@ describe("independent interfaces", () => {
       port: sftp.port,
       username: sftp.username,
       secret: sftp.password,
+      hostKeySha256: sftp.hostKeySha256,
       path: "/upload",
     });
     const http = await createDeliveryFixture(db, tenantId, {
