@@ -69,6 +69,8 @@ test.describe("inbound messages", () => {
     const stamp = randomBytes(3).toString("hex").toUpperCase();
     const facility = `FAC${stamp}`;
     await login(page, DEMO_USERS.admin, { baseURL: server.baseURL });
+    // The menu opens once the home page has rendered (a click before that is lost).
+    await expect(page.getByRole("heading", { name: "Today", level: 1 })).toBeVisible();
     await page.getByRole("button", { name: "Administration" }).click();
     await page.getByRole("link", { name: "Inbound messages" }).click();
     await expect(page.getByRole("heading", { name: "Inbound messages", level: 1 })).toBeVisible();
