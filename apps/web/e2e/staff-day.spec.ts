@@ -80,6 +80,8 @@ test.describe("start on tablet", () => {
     await login(page, DEMO_USERS.staff);
     await expect(page).toHaveURL(/\/today$/);
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Patients" }).click();
+    // The list pages; the search finds the patient wherever they are in it.
+    await page.getByRole("combobox", { name: "Search patients" }).fill(patient.lastName);
     const row = page.locator("table.data tbody tr").filter({ hasText: patient.lastName });
     await row.getByRole("link", { name: new RegExp(`Start on tablet for ${patient.lastName}`) }).click();
 
