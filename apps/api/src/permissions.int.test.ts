@@ -723,6 +723,11 @@ const CASES: Record<PermissionKey, Case> = {
     foreign: 200,
     request: () => ({ method: "GET", url: "/api/deliveries?status=failed" }),
   },
+  "GET /api/deliveries/export": {
+    ok: 200,
+    foreign: 200,
+    request: () => ({ method: "GET", url: "/api/deliveries/export?status=failed" }),
+  },
   "GET /api/deliveries/counts": {
     ok: 200,
     foreign: 200,

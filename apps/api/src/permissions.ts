@@ -154,6 +154,7 @@ export const PERMISSIONS = {
   "POST /api/deliveries/:id/resend": { staff: ADMINS, usersIf: "resendDeliveries" },
   "GET /api/deliveries": { staff: USERS },
   "GET /api/deliveries/counts": { staff: USERS },
+  "GET /api/deliveries/export": { staff: USERS },
   "GET /api/deliveries/:id/message": { staff: USERS },
   "POST /api/deliveries/:id/skip": { staff: ADMINS, usersIf: "resendDeliveries" },
   "POST /api/surveyresults/batchUpload": { staff: ADMINS },

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import type { Page } from "@playwright/test";
 import {
@@ -195,6 +196,19 @@ test.describe("Deliveries screen", () => {
     await expect(table.locator("tbody tr").filter({ hasText: interfaceName })).toHaveCount(2, {
       timeout: 30_000,
     });
+
+    // The filtered list as a spreadsheet: the delivered rows only.
+    const downloaded = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Export CSV of deliveries" }).click();
+    const file = await downloaded;
+    expect(file.suggestedFilename()).toMatch(/^deliveries-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = readFileSync(await file.path(), "utf8")
+      .split("\r\n")
+      .filter((line) => line !== "");
+    expect(lines[0]).toMatch(/^\uFEFFQueued \(UTC\),Status,/);
+    const ours = lines.slice(1).filter((line) => line.includes(interfaceName));
+    expect(ours).toHaveLength(2);
+    for (const line of ours) expect(line).toContain(",delivered,");
   });
 
   test("shows a staff user every delivery and the message, without resend or skip", async ({ page }) => {

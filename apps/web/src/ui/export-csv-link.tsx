@@ -2,16 +2,19 @@
 export interface ExportFilters {
   results: { duration?: 0 | 1 | 5; patientId?: string | undefined; surveyId?: string | undefined };
   patients: { q?: string | undefined; sort?: string | undefined; order?: "asc" | "desc" | undefined };
+  deliveries: { status?: string | undefined };
 }
 
 const EXPORT_PATHS: Record<keyof ExportFilters, string> = {
   results: "/api/surveyresults/export",
   patients: "/api/patients/export",
+  deliveries: "/api/deliveries/export",
 };
 
 const WHAT: Record<keyof ExportFilters, string> = {
   results: "survey results",
   patients: "patients",
+  deliveries: "deliveries",
 };
 
 /** The export's address: the list's path with the filters that are set. */

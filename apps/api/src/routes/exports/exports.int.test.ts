@@ -8,6 +8,7 @@ import {
 } from "@core-care/survey-engine";
 import { parseCsv } from "../../delivery/batch.js";
 import { patientsForExport, resultsForExport } from "../../services/list-export.js";
+import { createInterface } from "../../services/interfaces.js";
 import {
   createTestApp,
   errorFields,
@@ -190,6 +191,48 @@ describe("GET /api/surveyresults/export", () => {
     expect(
       errorFields(await staff.inject({ method: "GET", url: "/api/surveyresults/export?duration=3" })),
     ).toEqual(["duration"]);
+  });
+});
+
+describe("GET /api/deliveries/export", () => {
+  test("writes the practice's deliveries newest first, with interface and patient, formula-looking names as text", async () => {
+    const iface = await createInterface(t.db, tenant.tenantId, {
+      name: "=EHR inbox",
+      type: "hl7-mllp",
+      host: "127.0.0.1",
+      port: 9,
+      sendingApplication: "CORECARE",
+      sendingFacility: "DEMO",
+      receivingApplication: "EHR",
+      receivingFacility: "HOSP",
+    });
+    const sent: string[] = [];
+    for (const resultId of [resultIds[0], resultIds[2]]) {
+      const res = await staff.inject({
+        method: "POST",
+        url: `/api/surveyresults/${resultId}/sendhl7`,
+        payload: { interfaceId: iface.id },
+      });
+      expect(res.statusCode, res.body).toBe(202);
+      sent.push(res.json<{ deliveryId: string }>().deliveryId);
+    }
+    const res = await staff.inject({ method: "GET", url: "/api/deliveries/export" });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers["content-disposition"]).toMatch(
+      /^attachment; filename="deliveries-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
+    const { header, rows } = csv(res.body);
+    expect(header[0]).toBe("Queued (UTC)");
+    expect(rows.map((r) => r[11])).toEqual([...sent].reverse());
+    expect(rows.map((r) => r[10])).toEqual([resultIds[2], resultIds[0]]);
+    expect(rows[0]?.[3]).toBe("'=EHR inbox");
+    expect(rows[1]?.[6]).toBe("Hobbs, Walter");
+    expect(res.body).not.toContain("Olga");
+    const none = await staff.inject({ method: "GET", url: "/api/deliveries/export?status=skipped" });
+    expect(csv(none.body).rows).toEqual([]);
+    expect(
+      errorFields(await staff.inject({ method: "GET", url: "/api/deliveries/export?status=lost" })),
+    ).toEqual(["status"]);
   });
 });
 

@@ -55,6 +55,7 @@ const ENTITY_WORDS: Record<string, string> = {
   "inbound-message": "Inbound messages",
   "inbound-facilities": "Inbound receiving facilities",
   "patient-list": "Patient list",
+  "delivery-list": "Delivery list",
   "survey-result-list": "Survey result list",
   "survey-result-report": "Survey results for a report",
   route: "Request",

@@ -4,6 +4,7 @@ import type { DeliveryAccepted, DeliveryListItem, DeliveryListResponse } from "@
 import { api } from "../../api/client";
 import { mayDo, useMe } from "../../api/session";
 import { ConfirmModal } from "../../ui/confirm-modal";
+import { ExportCsvLink } from "../../ui/export-csv-link";
 import { DataTable, type Column } from "../../ui/data-table";
 import { listStatus, useLoader } from "../../ui/load-state";
 import { Modal } from "../../ui/modal";
@@ -207,6 +208,7 @@ export default function DeliveriesPage() {
             ))}
           </select>
         </div>
+        <ExportCsvLink list="deliveries" filters={{ status: status || undefined }} />
       </form>
       <div role="status" aria-live="polite">
         {notice && <p className="notice success">{notice}</p>}
