@@ -169,6 +169,39 @@ test.describe("designer safety", () => {
     await api.dispose();
   });
 
+  test("edits the Spanish of the survey's texts beside the English, and saves them as its translations", async ({
+    page,
+    baseURL,
+  }) => {
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const api = await adminApi(baseURL ?? "");
+    const id = await createSurvey(api, `Translated ${hex(3)}`);
+    await login(page, DEMO_USERS.admin, { redirect: `/surveys/${id}` });
+    await page.getByLabel("Título de la página (español)").fill("Inicio");
+    const smoker = page.getByRole("group", { name: "Question 1", exact: true });
+    await smoker.getByLabel("Título (español)").fill("¿Fuma usted?");
+    await smoker.getByRole("group", { name: "Choice 1" }).getByLabel("Etiqueta (español)").fill("Sí");
+    await expectNoSeriousA11yViolations(page);
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(page.getByText("All changes saved (version 2)")).toBeVisible();
+
+    const saved = (await (await api.get(`/api/surveys/${id}`)).json()) as {
+      translations?: unknown;
+      pages: { translations?: unknown; questions: { translations?: unknown; choices?: unknown[] }[] }[];
+    };
+    // The survey's own fields are the spec's, sent as they are; its texts' Spanish lives on its pages.
+    expect(saved.translations).toBeUndefined();
+    expect(saved.pages[0]?.translations).toEqual({ es: { title: "Inicio" } });
+    expect(saved.pages[0]?.questions[0]?.translations).toEqual({ es: { title: "¿Fuma usted?" } });
+    expect(saved.pages[0]?.questions[0]?.choices).toEqual([
+      { value: "yes", label: "Yes", translations: { es: { label: "Sí" } } },
+      { value: "no", label: "No" },
+    ]);
+    // Untranslated texts stay English for Spanish readers: nothing was added for them.
+    expect(saved.pages[1]?.translations).toBeUndefined();
+    await api.dispose();
+  });
+
   test("names each version's author and restores an earlier version", async ({ page, baseURL }) => {
     const api = await adminApi(baseURL ?? "");
     const suffix = hex(3);

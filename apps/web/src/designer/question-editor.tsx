@@ -3,6 +3,7 @@ import { createQuestion, type Choice, type Question, type QuestionType } from "@
 import { ConditionList } from "./condition-editor";
 import { RemoveButton } from "./remove-button";
 import { moveItem, removeAt, replaceAt } from "./survey-fields";
+import { SECOND_LANGUAGE, translationOf, withTranslation } from "./translation-fields";
 
 /** Every question type the runner renders, with the name the designer shows. */
 export const QUESTION_TYPES: readonly (readonly [QuestionType, string])[] = [
@@ -177,6 +178,13 @@ const QuestionEditor = memo(function QuestionEditor({
             onChange={(e) => set({ title: e.target.value })}
           />
         </div>
+        <TranslationField
+          label={question.type === "html" ? "Contenido (español)" : "Título (español)"}
+          multiline={question.type === "html"}
+          item={question}
+          textKey="title"
+          onChange={onChange}
+        />
         {answers ? (
           <div className="field span-2">
             <label htmlFor={`${id}-help`}>Help text</label>
@@ -191,6 +199,9 @@ const QuestionEditor = memo(function QuestionEditor({
               }}
             />
           </div>
+        ) : null}
+        {answers ? (
+          <TranslationField label="Ayuda (español)" item={question} textKey="help" onChange={onChange} />
         ) : null}
         {question.type === "number" || question.type === "scale" ? (
           <>
@@ -299,12 +310,73 @@ function NumberInput(props: {
   );
 }
 
-function TextInput(props: { label: string; value: string; onChange: (value: string) => void }) {
+function TextInput(props: {
+  label: string;
+  value: string;
+  lang?: string;
+  onChange: (value: string) => void;
+}) {
   const id = useId();
   return (
     <div className="field">
-      <label htmlFor={id}>{props.label}</label>
-      <input id={id} type="text" value={props.value} onChange={(e) => props.onChange(e.target.value)} />
+      <label htmlFor={id} lang={props.lang}>
+        {props.label}
+      </label>
+      <input
+        id={id}
+        type="text"
+        lang={props.lang}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+    </div>
+  );
+}
+
+/**
+ * A text's translation beside the English one, labelled in Spanish ("Título (español)") as the person
+ * translating reads it; empty means none, and patients who read Spanish then see the English text.
+ */
+export function TranslationField<I extends object>({
+  label,
+  item,
+  textKey,
+  onChange,
+  multiline = false,
+  className = "field span-2",
+}: {
+  label: string;
+  item: I;
+  textKey: string;
+  onChange: (item: I) => void;
+  multiline?: boolean;
+  className?: string;
+}) {
+  const id = useId();
+  const value = translationOf(item, textKey);
+  const change = (text: string) => onChange(withTranslation(item, textKey, text));
+  return (
+    <div className={className}>
+      <label htmlFor={id} lang={SECOND_LANGUAGE.code}>
+        {label}
+      </label>
+      {multiline ? (
+        <textarea
+          id={id}
+          rows={3}
+          lang={SECOND_LANGUAGE.code}
+          value={value}
+          onChange={(e) => change(e.target.value)}
+        />
+      ) : (
+        <input
+          id={id}
+          type="text"
+          lang={SECOND_LANGUAGE.code}
+          value={value}
+          onChange={(e) => change(e.target.value)}
+        />
+      )}
     </div>
   );
 }
@@ -327,6 +399,12 @@ function ChoiceList({
             label="Label"
             value={choice.label}
             onChange={(label) => onChange(replaceAt(choices, index, { ...choice, label }))}
+          />
+          <TextInput
+            label="Etiqueta (español)"
+            lang={SECOND_LANGUAGE.code}
+            value={translationOf(choice, "label")}
+            onChange={(label) => onChange(replaceAt(choices, index, withTranslation(choice, "label", label)))}
           />
           <TextInput
             label="Value"

@@ -11,7 +11,7 @@ import {
 import { useMe } from "../api/session";
 import { ConditionList, FieldOptionsContext } from "./condition-editor";
 import { DesignerPageFrame, type DesignerView } from "./designer-page-frame";
-import { QuestionList } from "./question-editor";
+import { QuestionList, TranslationField } from "./question-editor";
 import { SurveyPreview } from "./survey-preview";
 import { downloadText, exportSurvey, fileNameOf, importSurvey } from "./survey-json";
 import { fieldOptions, moveItem, removeAt, replaceAt, type FieldOption } from "./survey-fields";
@@ -345,6 +345,13 @@ function PageEditor({ page, index, count, sections, editPage, onMove, onRemove }
             onChange={(e) => onChange({ ...page, title: e.target.value })}
           />
         </div>
+        <TranslationField
+          className="field"
+          label="Título de la página (español)"
+          item={page}
+          textKey="title"
+          onChange={onChange}
+        />
         <div className="field">
           <label htmlFor={`${id}-section`}>Section</label>
           <select
