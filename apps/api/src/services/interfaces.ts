@@ -87,9 +87,11 @@ function columns(input: InterfaceInput) {
     sendingFacility: input.sendingFacility,
     receivingApplication: input.receivingApplication,
     receivingFacility: input.receivingFacility,
-    processingId: input.processingId ?? "P",
-    hostKeySha256: input.hostKeySha256 ?? null,
-    fileMode: input.fileMode === undefined ? null : parseInt(input.fileMode, 8),
+    // Absent on a PUT: kept as stored (the web form edits no host key; a new key is confirmed through
+    // check-connection). Absent on a POST: the defaults (P, no key, 0600).
+    ...(input.processingId === undefined ? {} : { processingId: input.processingId }),
+    ...(input.hostKeySha256 === undefined ? {} : { hostKeySha256: input.hostKeySha256 }),
+    ...(input.fileMode === undefined ? {} : { fileMode: parseInt(input.fileMode, 8) }),
   };
 }
 
@@ -109,7 +111,7 @@ export async function createInterface(
   return getInterface(db, tenantId, id);
 }
 
-/** Updates an interface; an absent secret keeps the stored one. */
+/** Updates an interface; an absent secret, settings, processing id, host key or file mode keeps the stored one. */
 export async function updateInterface(
   db: DbOrTx,
   tenantId: string,

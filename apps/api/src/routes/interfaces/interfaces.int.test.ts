@@ -191,6 +191,20 @@ describe("POST /api/interfaces/{id}/check-connection and the SFTP settings", () 
       expect(errorFields(bad)).toContain("hostKeySha256");
       expect((await confirm(peer.hostKeySha256)).statusCode).toBe(200);
       expect((await check()).json()).toMatchObject({ matches: true, connected: true });
+      // An edit that does not name them (the portal's form) keeps the key, processing id and file mode.
+      const { hostKeySha256: _key, processingId: _id, fileMode: _mode, ...formFields } = iface;
+      const renamed = await s.inject({
+        method: "PUT",
+        url: `/api/interfaces/${iface.id}`,
+        payload: { ...formFields, name: "Drop box renamed" },
+      });
+      expect(renamed.statusCode, renamed.body).toBe(200);
+      expect(renamed.json<Interface>()).toMatchObject({
+        name: "Drop box renamed",
+        hostKeySha256: peer.hostKeySha256,
+        processingId: "T",
+        fileMode: "0640",
+      });
       // The server's key replaced: the check says so and nothing of the account is sent.
       expect((await confirm(`SHA256:${"C".repeat(43)}`)).statusCode).toBe(200);
       expect((await check()).json()).toMatchObject({ hostKeySha256: peer.hostKeySha256, matches: false });
