@@ -1,5 +1,6 @@
 import { hasRole, type Interface } from "../../api/types";
 import { ResourcePage } from "./resource-page";
+import { HostKeyCheck } from "./host-key-check";
 
 const TYPES = [
   ["hl7-mllp", "HL7 v2 over MLLP"],
@@ -25,12 +26,23 @@ export default function InterfacesPage() {
       path="/api/interfaces"
       allowed={(roles) => hasRole(roles, "admin") || hasRole(roles, "sysAdmin")}
       rowLabel={(i) => i.name}
+      extraAction={(i) => <HostKeyCheck iface={i} />}
       columns={[
         { key: "name", header: "Name" },
         { key: "type", header: "Type", render: (i) => typeLabel(i.type) },
         { key: "host", header: "Host" },
         { key: "port", header: "Port" },
         { key: "hasSecret", header: "Secret", render: (i) => (i.hasSecret ? "Stored" : "None") },
+        {
+          key: "hostKeySha256",
+          header: "Host key",
+          render: (i) =>
+            i.type === "sftp" || i.type === "cda-sftp"
+              ? i.hostKeySha256
+                ? "Confirmed"
+                : "Not confirmed"
+              : "",
+        },
       ]}
       fields={[
         { name: "name", label: "Name", required: true },
@@ -44,6 +56,17 @@ export default function InterfacesPage() {
           label: "Secret",
           type: "password",
           hint: "Password, key or token. Blank keeps the stored one.",
+        },
+        {
+          name: "processingId",
+          label: "Processing id",
+          type: "select",
+          options: [
+            ["P", "Production (P)"],
+            ["T", "Training (T)"],
+            ["D", "Debugging (D)"],
+          ],
+          hint: "MSH-11 of the HL7 messages sent.",
         },
         { name: "sendingApplication", label: "Sending application" },
         { name: "sendingFacility", label: "Sending facility" },
@@ -81,7 +104,7 @@ export default function InterfacesPage() {
           ...rest
         } = values;
         const body: Record<string, unknown> = { ...rest, port: Number(values.port) };
-        for (const key of ["username", "path", "secret"]) if (!body[key]) delete body[key];
+        for (const key of ["username", "path", "secret", "processingId"]) if (!body[key]) delete body[key];
         const settings: Record<string, unknown> = {};
         if (ackTimeout) settings.ackTimeoutSeconds = Number(ackTimeout);
         if (typeof retryDelays === "string" && retryDelays.trim() !== "") {
