@@ -1,9 +1,8 @@
-import { and, asc, desc, eq, gte, isNull, sql, type SQL } from "drizzle-orm";
-import { durationStart } from "@core-care/survey-engine";
+import { and, asc, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { PatientListQuery, SurveyResultListQuery } from "@core-care/schema";
 import type { Db } from "../db/index.js";
 import { patients, surveyResults, surveyVersions } from "../db/schema.js";
-import { patientNotRemoved } from "./survey-results.js";
+import { resultListFilters } from "./survey-results.js";
 import { patientSearch } from "./patient-search.js";
 
 /** Rows read per statement while an export streams. */
@@ -50,14 +49,7 @@ export async function* resultsForExport(
   options: { pageSize?: number; now?: Date } = {},
 ): AsyncGenerator<ResultExportRow[]> {
   const pageSize = options.pageSize ?? EXPORT_PAGE_SIZE;
-  const filters: SQL[] = [
-    eq(surveyResults.tenantId, tenantId),
-    isNull(surveyResults.deletedAt),
-    patientNotRemoved,
-    gte(surveyResults.createdAt, durationStart(query.duration, options.now ?? new Date())),
-  ];
-  if (query.patientId !== undefined) filters.push(eq(surveyResults.patientId, query.patientId));
-  if (query.surveyId !== undefined) filters.push(eq(surveyResults.surveyId, query.surveyId));
+  const filters = resultListFilters(tenantId, query, options.now ?? new Date());
   // created_at stays PostgreSQL's own text in the cursor: a Date would drop its microseconds.
   let cursor: { at: string; id: string } | null = null;
   let sent = 0;

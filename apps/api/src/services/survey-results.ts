@@ -96,6 +96,24 @@ const createdMicros = sql<string>`(extract(epoch from ${surveyResults.createdAt}
 const MICROS = /^-?\d{1,17}$/;
 const ID = /^[0-9a-f]{24}$/;
 
+/** What the results list's filters select (SPEC 3): the tenant's live results of live patients from the
+ * duration's start, of one patient or survey if given. The list and its CSV export share it. */
+export function resultListFilters(
+  tenantId: string,
+  query: Pick<SurveyResultListQuery, "duration" | "patientId" | "surveyId">,
+  now: Date,
+): SQL[] {
+  const conditions: SQL[] = [
+    eq(surveyResults.tenantId, tenantId),
+    isNull(surveyResults.deletedAt),
+    patientNotRemoved,
+    gte(surveyResults.createdAt, durationStart(query.duration, now)),
+  ];
+  if (query.patientId !== undefined) conditions.push(eq(surveyResults.patientId, query.patientId));
+  if (query.surveyId !== undefined) conditions.push(eq(surveyResults.surveyId, query.surveyId));
+  return conditions;
+}
+
 /**
  * Results of the tenant from the duration filter's start, newest first, 200 a page (SPEC 3, 9): by
  * keyset from a cursor, or by page number (OFFSET, kept for callers of the spec's `page`). The total
@@ -113,15 +131,7 @@ export async function listResults(
   nextCursor: string | null;
   prevCursor: string | null;
 }> {
-  const conditions: SQL[] = [
-    eq(surveyResults.tenantId, tenantId),
-    isNull(surveyResults.deletedAt),
-    patientNotRemoved,
-    gte(surveyResults.createdAt, durationStart(query.duration, now)),
-  ];
-  if (query.patientId !== undefined) conditions.push(eq(surveyResults.patientId, query.patientId));
-  if (query.surveyId !== undefined) conditions.push(eq(surveyResults.surveyId, query.surveyId));
-  const where = and(...conditions);
+  const where = and(...resultListFilters(tenantId, query, now));
   const cursor =
     query.cursor === undefined
       ? undefined
