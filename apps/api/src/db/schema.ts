@@ -238,6 +238,13 @@ export const surveyVersions = pgTable(
     tenantId: text("tenant_id").notNull(),
     surveyId: text("survey_id").notNull(),
     ...versionColumns<Survey>(),
+    /**
+     * The version's title, kept by PostgreSQL beside the definition: lists show it on every row, and
+     * reading it out of the definition would unpack the whole survey once a row.
+     */
+    title: text("title")
+      .notNull()
+      .generatedAlwaysAs(sql`coalesce(definition->>'title', '')`),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.surveyId, t.version] })],
 );

@@ -7,7 +7,7 @@ import { hasRole, Role } from "@core-care/schema";
 import { tenants, userTenants, users } from "../db/schema.js";
 import type { AuditAction } from "../services/audit.js";
 import type { AuthCache } from "../services/auth-cache.js";
-import { audit } from "../services/audit.js";
+import { audit, AuditWriter } from "../services/audit.js";
 import { endHandover, endIdleHandovers, findOpenHandover } from "../services/handovers.js";
 import {
   resolveInvitationToken,
@@ -190,10 +190,11 @@ export default fp<{ config: Config }>(
     app.decorateRequest("spentLink", null);
     app.decorateRequest("credential", null);
     app.decorateRequest("presentedToken", false);
+    const auditWriter = new AuditWriter(app.db);
     app.decorateRequest("audit", async function (this: FastifyRequest, action, entity, entityId, details) {
       const actor = actorOf(this);
       if (actor === null) return;
-      await audit(app.db, { ...actor, action, entity, entityId, ip: this.ip, details });
+      await auditWriter.write({ ...actor, action, entity, entityId, ip: this.ip, details });
     });
     app.addHook("onRequest", async (request) => {
       const token = bearerToken(request);

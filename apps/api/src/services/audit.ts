@@ -1,5 +1,6 @@
 import { objectId } from "@core-care/survey-engine";
-import type { DbOrTx } from "../db/index.js";
+import type { Db, DbOrTx } from "../db/index.js";
+import { Batcher } from "./batcher.js";
 import { auditEvents } from "../db/schema.js";
 
 /**
@@ -46,16 +47,41 @@ export interface AuditEntry {
   details?: Record<string, unknown> | undefined;
 }
 
+const rowOf = (entry: AuditEntry) => ({
+  tenantId: entry.tenantId,
+  id: objectId(),
+  userId: entry.userId,
+  action: entry.action,
+  entity: entry.entity,
+  entityId: entry.entityId ?? null,
+  ip: entry.ip ?? null,
+  details: entry.details ?? null,
+});
+
 /** Writes one audit event: who, which tenant, what, when, from where; never PHI. */
 export async function audit(db: DbOrTx, entry: AuditEntry): Promise<void> {
-  await db.insert(auditEvents).values({
-    tenantId: entry.tenantId,
-    id: objectId(),
-    userId: entry.userId,
-    action: entry.action,
-    entity: entry.entity,
-    entityId: entry.entityId ?? null,
-    ip: entry.ip ?? null,
-    details: entry.details ?? null,
-  });
+  await db.insert(auditEvents).values(rowOf(entry));
+}
+
+/**
+ * Audit events of concurrent requests written together: each `write` resolves once its event is
+ * committed, in one multi-row statement with the events that arrived while the previous one ran (group
+ * commit). A busy server then sends one audit statement for many list and read requests, not one each.
+ */
+export class AuditWriter {
+  private readonly batcher: Batcher<AuditEntry, void>;
+
+  constructor(db: Db) {
+    this.batcher = new Batcher<AuditEntry, void>(
+      async (entries) => {
+        await db.insert(auditEvents).values(entries.map(rowOf));
+        return entries.map(() => undefined);
+      },
+      { maxBatch: 500, maxInFlight: 1 },
+    );
+  }
+
+  write(entry: AuditEntry): Promise<void> {
+    return this.batcher.add(entry);
+  }
 }

@@ -1,7 +1,7 @@
-import { count, sql, type SQL } from "drizzle-orm";
+import { count, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import { TOTAL_CAP } from "@core-care/schema";
-import type { DbOrTx } from "../db/index.js";
+import { rowsOf, type DbOrTx } from "../db/index.js";
 import { fieldError } from "../errors.js";
 
 /**
@@ -45,6 +45,45 @@ export function after(columns: SQL[], values: SQL[], greater: boolean): SQL {
 }
 
 /**
+ * The total of a list as a column of its page's own statement: the rows matching `where`, counted no
+ * further than TOTAL_CAP + 1 (an uncorrelated subquery, run once), so a page costs one round trip.
+ */
+export function cappedCount(table: PgTable, where: SQL | undefined): SQL.Aliased<number> {
+  return sql<number>`(select count(*)::int from (select 1 from ${table} where ${where ?? sql`true`} limit ${TOTAL_CAP + 1}) capped)`
+    .mapWith(Number)
+    .as("capped_total");
+}
+
+/** `{ total, totalCapped }` of a count made by {@link cappedCount} or {@link cappedTotal}. */
+export function cappedOf(n: number): { total: number; totalCapped: boolean } {
+  return n > TOTAL_CAP ? { total: TOTAL_CAP, totalCapped: true } : { total: n, totalCapped: false };
+}
+
+/**
+ * The rows of a built select as PostgreSQL names its columns (aliases for expressions), with dates as
+ * text, skipping Drizzle's mapping of each field of each row: a list page maps 200 rows itself.
+ */
+export async function rawRows<R>(db: DbOrTx, query: SQLWrapper): Promise<R[]> {
+  return rowsOf<R>(await db.execute(query.getSQL()));
+}
+
+/**
+ * The total of a page read with {@link cappedCount}: on any row of it, or counted on its own when the
+ * page is empty (a cursor past the end still learns the list's total).
+ */
+export async function totalOfPage(
+  db: DbOrTx,
+  rows: { cappedTotal?: number; capped_total?: number }[],
+  table: PgTable,
+  where: SQL | undefined,
+): Promise<{ total: number; totalCapped: boolean }> {
+  const first = rows[0];
+  return first === undefined
+    ? cappedTotal(db, table, where)
+    : cappedOf(Number(first.capped_total ?? first.cappedTotal ?? 0));
+}
+
+/**
  * The total of a list, counted no further than TOTAL_CAP + 1 rows: a million-row list answers
  * `{ total: TOTAL_CAP, totalCapped: true }` after reading a thousand index entries.
  */
@@ -60,8 +99,7 @@ export async function cappedTotal(
     .limit(TOTAL_CAP + 1)
     .as("capped");
   const [row] = await db.select({ n: count() }).from(capped);
-  const n = row?.n ?? 0;
-  return n > TOTAL_CAP ? { total: TOTAL_CAP, totalCapped: true } : { total: n, totalCapped: false };
+  return cappedOf(row?.n ?? 0);
 }
 
 /**

@@ -57,7 +57,7 @@ export async function* resultsForExport(
     const rows = await db
       .select({
         id: surveyResults.id,
-        surveyTitle: sql<string>`coalesce(${surveyVersions.definition}->>'title', '')`,
+        surveyTitle: sql<string>`coalesce(${surveyVersions.title}, '')`,
         surveyVersion: surveyResults.surveyVersion,
         isSubmitted: surveyResults.isSubmitted,
         createdAt: surveyResults.createdAt,

@@ -13,29 +13,80 @@ import { locations, patients, patientSurveys } from "../db/schema.js";
 import { conflict, fieldError, notFound } from "../errors.js";
 import { isUniqueViolation } from "../db/errors.js";
 import { findReadableSurveyRef } from "./documents.js";
-import { after, cappedTotal, decodeCursor, pageOf } from "./keyset.js";
+import { after, cappedCount, decodeCursor, pageOf, rawRows, totalOfPage } from "./keyset.js";
 import { patientSearch } from "./patient-search.js";
 
-type PatientRow = typeof patients.$inferSelect;
+/** The columns a patient is answered with: no timestamps to parse, nor the search text. */
+const patientColumns = {
+  id: patients.id,
+  mrn: patients.mrn,
+  firstName: patients.firstName,
+  lastName: patients.lastName,
+  dob: patients.dob,
+  sex: patients.sex,
+  email: patients.email,
+  phone: patients.phone,
+  address: patients.address,
+  ethnicity: patients.ethnicity,
+  race: patients.race,
+  locationId: patients.locationId,
+  preferredLanguage: patients.preferredLanguage,
+};
+
+type PatientRow = Pick<typeof patients.$inferSelect, keyof typeof patientColumns>;
+
+/** A row of the list's statement as PostgreSQL names its columns (dates as text). */
+interface RawPatientRow {
+  id: string;
+  mrn: string;
+  first_name: string;
+  last_name: string;
+  dob: string;
+  sex: PatientRow["sex"];
+  email: string | null;
+  phone: string | null;
+  address: PatientRow["address"];
+  ethnicity: string | null;
+  race: string | null;
+  location_id: string | null;
+  preferred_language: string | null;
+  capped_total: number;
+}
+
+const fromRaw = (row: RawPatientRow): PatientRow => ({
+  id: row.id,
+  mrn: row.mrn,
+  firstName: row.first_name,
+  lastName: row.last_name,
+  dob: row.dob,
+  sex: row.sex,
+  email: row.email,
+  phone: row.phone,
+  address: row.address,
+  ethnicity: row.ethnicity,
+  race: row.race,
+  locationId: row.location_id,
+  preferredLanguage: row.preferred_language,
+});
 
 function toPatient(row: PatientRow): Patient {
-  return {
+  const patient: Patient = {
     id: row.id,
     mrn: row.mrn,
     firstName: row.firstName,
     lastName: row.lastName,
     dob: row.dob,
     sex: row.sex,
-    ...(row.email === null ? {} : { email: row.email }),
-    ...(row.phone === null ? {} : { phone: row.phone }),
-    ...(row.address === null ? {} : { address: row.address as NonNullable<Patient["address"]> }),
-    ...(row.ethnicity === null ? {} : { ethnicity: row.ethnicity as NonNullable<Patient["ethnicity"]> }),
-    ...(row.race === null ? {} : { race: row.race as NonNullable<Patient["race"]> }),
-    ...(row.locationId === null ? {} : { locationId: row.locationId }),
-    ...(row.preferredLanguage === "en" || row.preferredLanguage === "es"
-      ? { preferredLanguage: row.preferredLanguage }
-      : {}),
   };
+  if (row.email !== null) patient.email = row.email;
+  if (row.phone !== null) patient.phone = row.phone;
+  if (row.address !== null) patient.address = row.address as NonNullable<Patient["address"]>;
+  if (row.ethnicity !== null) patient.ethnicity = row.ethnicity as NonNullable<Patient["ethnicity"]>;
+  if (row.race !== null) patient.race = row.race as NonNullable<Patient["race"]>;
+  if (row.locationId !== null) patient.locationId = row.locationId;
+  if (row.preferredLanguage === "en" || row.preferredLanguage === "es")
+    patient.preferredLanguage = row.preferredLanguage;
+  return patient;
 }
 
 function toColumns(input: PatientInput) {
@@ -117,7 +168,7 @@ export async function listPatients(
   const order = ascending ? asc : desc;
   const read = async (db: DbOrTx) => {
     let page = db
-      .select()
+      .select({ ...patientColumns, cappedTotal: cappedCount(patients, where) })
       .from(patients)
       .where(
         cursor === undefined
@@ -137,7 +188,8 @@ export async function listPatients(
       .limit(query.limit + 1)
       .$dynamic();
     if (cursor === undefined && query.page > 1) page = page.offset((query.page - 1) * query.limit);
-    return { rows: await page, ...(await cappedTotal(db, patients, where)) };
+    const raw = await rawRows<RawPatientRow>(db, page);
+    return { rows: raw.map(fromRaw), ...(await totalOfPage(db, raw, patients, where)) };
   };
   // PostgreSQL prices the trigram index's bitmap scan above walking the tenant's patients in name
   // order (or scanning them), and picks the walk: 60-100 ms for "smith" at 50,000 patients against
@@ -165,7 +217,7 @@ export async function listPatients(
 
 export async function getPatient(db: Db, tenantId: string, id: string): Promise<Patient> {
   const [row] = await db
-    .select()
+    .select(patientColumns)
     .from(patients)
     .where(and(live(tenantId), eq(patients.id, id)))
     .limit(1);
@@ -252,7 +304,7 @@ export async function listRemovedPatients(
 ): Promise<{ items: Patient[]; total: number }> {
   const where = and(eq(patients.tenantId, tenantId), isNotNull(patients.deletedAt));
   const rows = await db
-    .select()
+    .select(patientColumns)
     .from(patients)
     .where(where)
     .orderBy(desc(patients.deletedAt), asc(patients.id))

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gte, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { durationStart } from "@core-care/survey-engine";
 import type {
   SurveyResult,
@@ -10,12 +11,19 @@ import { PAGE_SIZE } from "@core-care/schema";
 import type { Db } from "../db/index.js";
 import { patients, surveyResults, surveyVersions } from "../db/schema.js";
 import { notFound } from "../errors.js";
-import { after, cappedTotal, decodeCursor, pageOf } from "./keyset.js";
+import { after, cappedCount, decodeCursor, pageOf, rawRows, totalOfPage } from "./keyset.js";
+
+/**
+ * A timestamp as the API writes it (`Date.prototype.toISOString`, UTC, milliseconds), made by
+ * PostgreSQL: a list of 200 rows then parses and formats no dates in the API process.
+ */
+export const isoText = (column: AnyPgColumn) =>
+  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 const summaryColumns = {
   id: surveyResults.id,
   surveyId: surveyResults.surveyId,
-  surveyTitle: sql<string>`coalesce(${surveyVersions.definition}->>'title', '')`,
+  surveyTitle: sql<string>`coalesce(${surveyVersions.title}, '')`,
   surveyVersion: surveyResults.surveyVersion,
   patientId: surveyResults.patientId,
   patientFirstName: patients.firstName,
@@ -23,8 +31,8 @@ const summaryColumns = {
   patientMrn: patients.mrn,
   patientDob: patients.dob,
   isSubmitted: surveyResults.isSubmitted,
-  createdAt: surveyResults.createdAt,
-  updatedAt: surveyResults.updatedAt,
+  createdAt: isoText(surveyResults.createdAt),
+  updatedAt: isoText(surveyResults.updatedAt),
 };
 
 type SummaryRow = {
@@ -38,9 +46,12 @@ type SummaryRow = {
   patientMrn: string | null;
   patientDob: string | null;
   isSubmitted: boolean;
-  createdAt: Date;
-  updatedAt: Date;
+  createdAt: string;
+  updatedAt: string;
 };
+
+const fullName = (first: string | null, last: string | null) =>
+  first && last ? `${first} ${last}` : first || last || "";
 
 function toSummary(row: SummaryRow): SurveyResultSummary {
   return {
@@ -49,20 +60,46 @@ function toSummary(row: SummaryRow): SurveyResultSummary {
     surveyTitle: row.surveyTitle,
     surveyVersion: row.surveyVersion,
     patientId: row.patientId,
-    patientName: [row.patientFirstName, row.patientLastName].filter(Boolean).join(" "),
+    patientName: fullName(row.patientFirstName, row.patientLastName),
     isSubmitted: row.isSubmitted,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
   };
 }
 
-function toListItem(row: SummaryRow): SurveyResultListItem {
+/** A row of the list's statement, as PostgreSQL names its columns. */
+interface ListRow {
+  id: string;
+  survey_id: string;
+  survey_title: string;
+  survey_version: number;
+  patient_id: string;
+  first_name: string | null;
+  last_name: string | null;
+  mrn: string | null;
+  dob: string | null;
+  is_submitted: boolean;
+  created_iso: string;
+  updated_iso: string;
+  micros: string;
+  capped_total: number;
+}
+
+function toListItem(row: ListRow): SurveyResultListItem {
   return {
-    ...toSummary(row),
-    patientFirstName: row.patientFirstName ?? "",
-    patientLastName: row.patientLastName ?? "",
-    patientMrn: row.patientMrn ?? "",
-    patientDob: row.patientDob ?? "",
+    id: row.id,
+    surveyId: row.survey_id,
+    surveyTitle: row.survey_title,
+    surveyVersion: row.survey_version,
+    patientId: row.patient_id,
+    patientName: fullName(row.first_name, row.last_name),
+    isSubmitted: row.is_submitted,
+    createdAt: row.created_iso,
+    updatedAt: row.updated_iso,
+    patientFirstName: row.first_name ?? "",
+    patientLastName: row.last_name ?? "",
+    patientMrn: row.mrn ?? "",
+    patientDob: row.dob ?? "",
   };
 }
 
@@ -139,7 +176,22 @@ export async function listResults(
   const backwards = cursor?.dir === "prev";
   const order = backwards ? asc : desc;
   let page = db
-    .select({ ...summaryColumns, micros: createdMicros })
+    .select({
+      id: surveyResults.id,
+      surveyId: surveyResults.surveyId,
+      surveyTitle: sql<string>`coalesce(${surveyVersions.title}, '')`.as("survey_title"),
+      surveyVersion: surveyResults.surveyVersion,
+      patientId: surveyResults.patientId,
+      patientFirstName: patients.firstName,
+      patientLastName: patients.lastName,
+      patientMrn: patients.mrn,
+      patientDob: patients.dob,
+      isSubmitted: surveyResults.isSubmitted,
+      createdAt: isoText(surveyResults.createdAt).as("created_iso"),
+      updatedAt: isoText(surveyResults.updatedAt).as("updated_iso"),
+      micros: createdMicros.as("micros"),
+      cappedTotal: cappedCount(surveyResults, where),
+    })
     .from(surveyResults)
     .leftJoin(
       patients,
@@ -172,8 +224,8 @@ export async function listResults(
     .limit(PAGE_SIZE + 1)
     .$dynamic();
   if (cursor === undefined && query.page > 1) page = page.offset((query.page - 1) * PAGE_SIZE);
-  const rows = await page;
-  const { total, totalCapped } = await cappedTotal(db, surveyResults, where);
+  const rows = await rawRows<ListRow>(db, page);
+  const { total, totalCapped } = await totalOfPage(db, rows, surveyResults, where);
   const { items, nextCursor, prevCursor } = pageOf(
     rows,
     PAGE_SIZE,

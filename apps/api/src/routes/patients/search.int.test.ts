@@ -10,6 +10,7 @@ import {
   type TestApp,
 } from "../../../test/helpers.js";
 import { patients } from "../../db/schema.js";
+import { encodeCursor } from "../../services/keyset.js";
 
 let t: TestApp;
 
@@ -227,6 +228,18 @@ describe("GET /api/patients (keyset paging and capped totals)", () => {
     expect(page.items).toHaveLength(200);
     const few = await list(s, { q: "nobody-has-this" });
     expect(few).toMatchObject({ total: 0, totalCapped: false, items: [] });
+  });
+
+  test("a page past the end is empty and still tells the list's total", async () => {
+    const { u, s } = await signedIn();
+    await insertPatients(u.tenantId, [{ lastName: "Ames" }, { lastName: "Bell" }]);
+    const beyond = encodeCursor({ dir: "next", key: ["zzzz", "zzzz", "f".repeat(24)] });
+    expect(await list(s, { cursor: beyond })).toMatchObject({
+      items: [],
+      total: 2,
+      totalCapped: false,
+      nextCursor: null,
+    });
   });
 
   test.each([

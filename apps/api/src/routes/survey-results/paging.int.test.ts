@@ -11,6 +11,7 @@ import {
   type TestApp,
 } from "../../../test/helpers.js";
 import { surveyResults } from "../../db/schema.js";
+import { encodeCursor } from "../../services/keyset.js";
 
 let t: TestApp;
 
@@ -142,9 +143,27 @@ describe("GET /api/surveyresults (keyset paging, capped totals)", () => {
     expect(today).toMatchObject({ total: 0, totalCapped: false, items: [], nextCursor: null });
   });
 
+  test("a page past the end is empty and still tells the list's total", async () => {
+    const { s, template } = await clinic();
+    await insertResults(template, 5, new Date(Date.now() - 1000));
+    const beyond = encodeCursor({ dir: "next", key: ["0", "0".repeat(24)] });
+    expect(await list(s, { duration: "0", cursor: beyond })).toMatchObject({
+      items: [],
+      total: 6,
+      totalCapped: false,
+      nextCursor: null,
+    });
+  });
+
   test("items carry the patient's names, MRN and birth date", async () => {
-    const { s, patient } = await clinic();
+    const { s, patient, template } = await clinic();
     const page = await list(s, { duration: "0" });
+    // Times are written as the API writes every time (toISOString), though PostgreSQL formats them.
+    expect(page.items[0]).toMatchObject({
+      createdAt: template.createdAt.toISOString(),
+      updatedAt: template.updatedAt.toISOString(),
+      surveyTitle: expect.stringMatching(/\S/),
+    });
     expect(page.items[0]).toMatchObject({
       patientId: patient.id,
       patientName: "Walter Hobbs",

@@ -1,0 +1,1 @@
+ALTER TABLE "survey_versions" ADD COLUMN "title" text GENERATED ALWAYS AS (coalesce(definition->>'title', '')) STORED NOT NULL;
