@@ -7,7 +7,7 @@ import { hasRole, Role } from "@core-care/schema";
 import { tenants, userTenants, users } from "../db/schema.js";
 import type { AuditAction } from "../services/audit.js";
 import type { AuthCache } from "../services/auth-cache.js";
-import { audit, AuditWriter } from "../services/audit.js";
+import { AuditWriter } from "../services/audit.js";
 import { endHandover, endIdleHandovers, findOpenHandover } from "../services/handovers.js";
 import {
   resolveInvitationToken,
