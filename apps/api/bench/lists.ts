@@ -14,7 +14,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
@@ -360,6 +360,7 @@ const chosen = cases.filter((c) => c.name.includes(only));
 const api = await startApi();
 const memory = watchMemory(api.child.pid!);
 const rows: Record<string, string | number>[] = [];
+let listsPeakMiB = 0;
 try {
   const headers = await signIn(api.base);
   for (const c of chosen) {
@@ -377,6 +378,7 @@ try {
     console.log(JSON.stringify(row));
   }
 
+  listsPeakMiB = memory.peakMiB();
   if (only !== "") throw new Done();
   // Batch: a streamed NDJSON upload beside multi-row INSERTs of the same rows on the plain pool.
   const patientIds = (
@@ -451,12 +453,16 @@ console.log(
   `\nlists on PostgreSQL: ${RESULTS} results, ${PATIENTS} patients, ${SECONDS} s per case; latencies in ms`,
 );
 console.table(rows);
-console.log(`API peak memory (RSS): ${memory.peakMiB()} MiB (target < 300 MiB)`);
+console.log(
+  `API peak memory (RSS): ${memory.peakMiB()} MiB, ${listsPeakMiB} MiB through the lists (target < 300 MiB); load average ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ")}`,
+);
 mkdirSync(".reports", { recursive: true });
 writeFileSync(
   join(".reports", "bench-lists.json"),
   JSON.stringify(
-    { results: RESULTS, patients: PATIENTS, seconds: SECONDS, rows, peakMiB: memory.peakMiB() },
+    { results: RESULTS, patients: PATIENTS, seconds: SECONDS, rows, peakMiB: memory.peakMiB(), listsPeakMiB },
     null,
     2,
   ),

@@ -3,6 +3,7 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { objectId } from "@core-care/survey-engine";
 import {
   PAGE_SIZE,
+  TOTAL_CAP,
   type Patient,
   type PatientInput,
   type PatientListQuery,
@@ -13,7 +14,7 @@ import { locations, patients, patientSurveys } from "../db/schema.js";
 import { conflict, fieldError, notFound } from "../errors.js";
 import { isUniqueViolation } from "../db/errors.js";
 import { findReadableSurveyRef } from "./documents.js";
-import { after, cappedCount, decodeCursor, pageOf, rawRows, totalOfPage } from "./keyset.js";
+import { after, cappedCount, decodeCursor, pageOf, rawRows, totalOfPage, type Cursor } from "./keyset.js";
 import { patientSearch } from "./patient-search.js";
 
 /** The columns a patient is answered with: no timestamps to parse, nor the search text. */
@@ -166,30 +167,50 @@ export async function listPatients(
   // Reading backwards flips the order; the page is put back in the list's order by pageOf.
   const ascending = (query.order === "asc") !== backwards;
   const order = ascending ? asc : desc;
-  const read = async (db: DbOrTx) => {
-    let page = db
+  /** The keyset's condition and order on the table's columns, or on a WITH query's by their names. */
+  const keyOf = (column: AnyPgColumn, named: boolean) =>
+    named ? sql`${sql.identifier(column.name)}` : sql`${column}`;
+  const keysetAfter = (c: Cursor, named: boolean) =>
+    after(
+      keyset.map((k) => keyOf(k.column, named)),
+      keyset.map((k, i) => (k.cast === "date" ? sql`${c.key[i]}::date` : sql`${c.key[i]}`)),
+      ascending,
+    );
+  const keysetOrder = (named: boolean) => keyset.map((k) => order(keyOf(k.column, named)));
+  const offset = cursor === undefined && query.page > 1 ? (query.page - 1) * query.limit : 0;
+  /** The list without a search: walked in index order, the capped count beside it. */
+  const readAll = async () => {
+    const page = db
       .select({ ...patientColumns, cappedTotal: cappedCount(patients, where) })
       .from(patients)
-      .where(
-        cursor === undefined
-          ? where
-          : and(
-              where,
-              after(
-                keyset.map((k) => sql`${k.column}`),
-                keyset.map((k, i) =>
-                  k.cast === "date" ? sql`${cursor.key[i]}::date` : sql`${cursor.key[i]}`,
-                ),
-                ascending,
-              ),
-            ),
-      )
-      .orderBy(...keyset.map((k) => order(k.column)))
+      .where(cursor === undefined ? where : and(where, keysetAfter(cursor, false)))
+      .orderBy(...keysetOrder(false))
       .limit(query.limit + 1)
-      .$dynamic();
-    if (cursor === undefined && query.page > 1) page = page.offset((query.page - 1) * query.limit);
+      .offset(offset);
     const raw = await rawRows<RawPatientRow>(db, page);
     return { rows: raw.map(fromRaw), ...(await totalOfPage(db, raw, patients, where)) };
+  };
+  /**
+   * A search reads its matches once, into a WITH query: sorting needs them all anyway, so the page and
+   * the total come from the same scan.
+   */
+  const readFound = async (tx: DbOrTx) => {
+    const found = tx.$with("found").as(tx.select(patientColumns).from(patients).where(where));
+    const page = tx
+      .with(found)
+      .select({
+        ...found._.selectedFields,
+        cappedTotal: sql<number>`(select least(count(*), ${TOTAL_CAP + 1})::int from ${found})`.as(
+          "capped_total",
+        ),
+      })
+      .from(found)
+      .where(cursor === undefined ? undefined : keysetAfter(cursor, true))
+      .orderBy(...keysetOrder(true))
+      .limit(query.limit + 1)
+      .offset(offset);
+    const raw = await rawRows<RawPatientRow>(tx, page);
+    return { rows: raw.map(fromRaw), ...(await totalOfPage(tx, raw, patients, where)) };
   };
   // PostgreSQL prices the trigram index's bitmap scan above walking the tenant's patients in name
   // order (or scanning them), and picks the walk: 60-100 ms for "smith" at 50,000 patients against
@@ -198,12 +219,12 @@ export async function listPatients(
   // index, or a B-tree index for a birth date.
   const { rows, total, totalCapped } =
     search === undefined
-      ? await read(db)
+      ? await readAll()
       : await db.transaction(async (tx) => {
           await tx.execute(
             sql`select set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true)`,
           );
-          return read(tx);
+          return readFound(tx);
         });
   const { items, nextCursor, prevCursor } = pageOf(
     rows,
