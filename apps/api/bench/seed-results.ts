@@ -1,7 +1,8 @@
 /**
  * Fills a fresh data folder for a benchmark of the web app: the demo data (as `pnpm seed`), then
  * `COUNT` submitted results of the Core Care Wellness Exam for the demo practice's patients, every
- * question answered, `TODAY` of them made today and the rest spread over the year before.
+ * question answered, `TODAY` of them made today and the rest spread over the year before. The demo's
+ * own few results are removed first, so the practice holds exactly these whatever the time of day.
  *
  *   tsx --conditions=source bench/seed-results.ts DATA_DIR COUNT TODAY
  */
@@ -9,6 +10,7 @@ import { and, eq, sql } from "drizzle-orm";
 import {
   CORE_CARE_WELLNESS_EXAM_ID,
   coreCareWellnessExam,
+  durationStart,
   objectId,
   questionPath,
   setAnswer,
@@ -78,11 +80,19 @@ try {
     .select({ id: patients.id })
     .from(patients)
     .where(eq(patients.tenantId, "demo"));
+  await database.db
+    .update(surveyResults)
+    .set({ deletedAt: new Date() })
+    .where(eq(surveyResults.tenantId, "demo"));
   const now = Date.now();
+  // Today's results within the last hour, but never before today began (a run just after midnight).
+  const todayStart = durationStart(1, new Date(now)).getTime();
   for (let start = 0; start < COUNT; start += 1000) {
     const rows = [];
     for (let n = start; n < Math.min(start + 1000, COUNT); n++) {
-      const createdAt = new Date(n < TODAY ? now - (n % 3600) * 1000 : now - (1 + (n % 360)) * DAY_MS);
+      const createdAt = new Date(
+        n < TODAY ? Math.max(todayStart, now - (n % 3600) * 1000) : now - (1 + (n % 360)) * DAY_MS,
+      );
       rows.push({
         tenantId: "demo",
         id: objectId(),

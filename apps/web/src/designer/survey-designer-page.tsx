@@ -1,4 +1,4 @@
-import { useCallback, useDeferredValue, useId, useMemo, useRef, useState } from "react";
+import { useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState } from "react";
 import { Link, useParams } from "react-router-dom";
 import {
   createPage,
@@ -19,6 +19,20 @@ import { RemoveButton } from "./remove-button";
 import { savedFields } from "./remote-save";
 import { VersionHistory } from "./version-history";
 import "./designer.css";
+
+/** How long typing must pause before the preview shows the change. */
+const PREVIEW_PAUSE_MS = 250;
+
+/** `value` once it has stayed the same for `ms` (at once the first time). */
+function usePaused<T>(value: T, ms: number): T {
+  const [paused, setPaused] = useState(value);
+  useEffect(() => {
+    if (Object.is(paused, value)) return;
+    const timer = setTimeout(() => setPaused(value), ms);
+    return () => clearTimeout(timer);
+  }, [paused, value, ms]);
+  return paused;
+}
 
 /** The survey designer at /surveys/:surveyId (SPEC 1, 3, 4). */
 export default function SurveyDesignerPage() {
@@ -47,9 +61,9 @@ function SurveyDesigner({
   const fields = useSameFields(useMemo(() => fieldOptions({ pages }), [pages]));
   const selected = Math.min(pageIndex, Math.max(survey.pages.length - 1, 0));
   const page = survey.pages[selected];
-  // The preview follows the document at a lower priority than typing: on a page of hundreds of
-  // questions it renders them all, and a keystroke must not wait for that.
-  const previewed = useDeferredValue(survey);
+  // The preview follows the document once typing pauses, and then at a lower priority than typing: on a
+  // page of hundreds of questions it renders them all, which no keystroke may wait for.
+  const previewed = useDeferredValue(usePaused(survey, PREVIEW_PAUSE_MS));
 
   const setPages = (change: (pages: Page[]) => Page[]) => onEdit((s) => ({ ...s, pages: change(s.pages) }));
   const editPage = useCallback(
