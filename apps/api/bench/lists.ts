@@ -3,7 +3,7 @@
  * data set in a fresh database (BENCH_RESULTS results of one practice over 400 days, BENCH_PATIENTS
  * patients, plus a second practice), starts the API as its own process, and measures each list at 1
  * and 20 clients (autocannon, signed in) beside the same statements replayed on a plain `pg` pool by
- * as many clients: the floor. Then a streamed batch upload of BENCH_BATCH_ROWS rows beside plain
+ * as many clients, each statement prepared once per connection as the API prepares its own: the floor. Then a streamed batch upload of BENCH_BATCH_ROWS rows beside plain
  * multi-row INSERTs of the same rows, and the API process's peak memory (RSS) throughout.
  *
  *   DATABASE_URL=postgres://… pnpm --filter @core-care/api exec tsx --conditions=source bench/lists.ts
@@ -16,7 +16,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import autocannon from "autocannon";
 import pg from "pg";
@@ -239,6 +239,8 @@ class Done extends Error {}
 
 type Statement = { text: string; values: unknown[] };
 
+const digest = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 16);
+
 /**
  * The statements a service function sends, recorded by the connection that sends them (a search runs
  * in a transaction of its own), so that the floor replays exactly what the API runs for the request.
@@ -273,7 +275,9 @@ async function floor(pool: pg.Pool, statements: Statement[], clients: number): P
     try {
       while (performance.now() < until) {
         const start = performance.now();
-        for (const s of statements) await client.query(s.text, s.values);
+        // Named like the API's own: PostgreSQL plans each once per connection, as it does for the API.
+        for (const s of statements)
+          await client.query({ name: `floor-${digest(s.text)}`, text: s.text, values: s.values });
         if (keep) times.push(performance.now() - start);
       }
     } finally {

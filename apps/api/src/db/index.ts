@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -27,7 +28,8 @@ export type DbOrTx = Db | Tx;
 
 /**
  * Runs one raw SQL statement. `name` stands for the statement's fixed SQL text (only its parameters
- * vary), so that a driver may parse and plan it once per connection.
+ * vary), so that a driver may parse and plan it once per connection. A name ending in `#` is completed
+ * with a digest of the text: a statement built in a few shapes gets one name per shape.
  */
 export type Execute = (name: string, query: SQL) => Promise<unknown>;
 
@@ -187,12 +189,28 @@ async function readyOn(pool: pg.Pool): Promise<boolean> {
 
 const CONNECT_TIMEOUT_MS = 10_000;
 
+/** `prefix` and a digest of `text`, remembered (a few shapes per prefix, so the map stays small). */
+function shapeName(names: Map<string, string>, prefix: string, text: string): string {
+  const key = `${prefix}${text}`;
+  let name = names.get(key);
+  if (name === undefined) {
+    name = `${prefix}${createHash("sha256").update(text).digest("hex").slice(0, 16)}`;
+    if (names.size < 1000) names.set(key, name);
+  }
+  return name;
+}
+
 /** Runs statements as named prepared statements: parsed and planned once per pooled connection. */
 function preparedOn(pool: pg.Pool): Execute {
   const dialect = new PgDialect();
+  const names = new Map<string, string>();
   return async (name, query) => {
     const { sql: text, params } = dialect.sqlToQuery(query);
-    return pool.query({ name, text, values: params });
+    return pool.query({
+      name: name.endsWith("#") ? shapeName(names, name, text) : name,
+      text,
+      values: params,
+    });
   };
 }
 

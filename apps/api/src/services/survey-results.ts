@@ -8,10 +8,10 @@ import type {
   SurveyResultSummary,
 } from "@core-care/schema";
 import { PAGE_SIZE } from "@core-care/schema";
-import type { Db } from "../db/index.js";
+import { executeOn, rowsOf, type Db, type Execute } from "../db/index.js";
 import { patients, surveyResults, surveyVersions } from "../db/schema.js";
 import { notFound } from "../errors.js";
-import { after, cappedCount, decodeCursor, pageOf, rawRows, totalOfPage } from "./keyset.js";
+import { after, cappedCount, decodeCursor, pageOf, totalOfPage } from "./keyset.js";
 
 /**
  * A timestamp as the API writes it (`Date.prototype.toISOString`, UTC, milliseconds), made by
@@ -161,6 +161,7 @@ export async function listResults(
   tenantId: string,
   query: SurveyResultListQuery,
   now = new Date(),
+  execute: Execute = executeOn(db),
 ): Promise<{
   items: SurveyResultListItem[];
   total: number;
@@ -185,7 +186,7 @@ export async function listResults(
       patientFirstName: patients.firstName,
       patientLastName: patients.lastName,
       patientMrn: patients.mrn,
-      patientDob: patients.dob,
+      patientDob: sql<string>`${patients.dob}::text`.as("dob"),
       isSubmitted: surveyResults.isSubmitted,
       createdAt: isoText(surveyResults.createdAt).as("created_iso"),
       updatedAt: isoText(surveyResults.updatedAt).as("updated_iso"),
@@ -224,7 +225,8 @@ export async function listResults(
     .limit(PAGE_SIZE + 1)
     .$dynamic();
   if (cursor === undefined && query.page > 1) page = page.offset((query.page - 1) * PAGE_SIZE);
-  const rows = await rawRows<ListRow>(db, page);
+  // A prepared statement per shape of the query (filters, cursor, direction): planned once per connection.
+  const rows = rowsOf<ListRow>(await execute("results-list#", page.getSQL()));
   const { total, totalCapped } = await totalOfPage(db, rows, surveyResults, where);
   const { items, nextCursor, prevCursor } = pageOf(
     rows,

@@ -111,7 +111,13 @@ const surveyResultsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const page = await listResults(app.db, authOf(request).tenantId, request.query);
+      const page = await listResults(
+        app.db,
+        authOf(request).tenantId,
+        request.query,
+        new Date(),
+        app.database.execute,
+      );
       await request.audit("list", "survey-result");
       return page;
     },
