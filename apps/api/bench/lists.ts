@@ -3,7 +3,7 @@
  * data set in a fresh database (BENCH_RESULTS results of one practice over 400 days, BENCH_PATIENTS
  * patients, plus a second practice), starts the API as its own process, and measures each list at 1
  * and 20 clients (autocannon, signed in) beside the same statements replayed on a plain `pg` pool by
- * as many clients, each statement prepared once per connection as the API prepares its own: the floor. Then a streamed batch upload of BENCH_BATCH_ROWS rows beside plain
+ * as many clients, prepared once per connection where the API prepares its own (the results list): the floor. Then a streamed batch upload of BENCH_BATCH_ROWS rows beside plain
  * multi-row INSERTs of the same rows, and the API process's peak memory (RSS) throughout.
  *
  *   DATABASE_URL=postgres://… pnpm --filter @core-care/api exec tsx --conditions=source bench/lists.ts
@@ -268,16 +268,23 @@ async function statementsOf(run: (db: ReturnType<typeof drizzle<typeof schema>>)
  * The plain-PostgreSQL floor: `clients` loops, each on a connection of its own, sending the statements
  * one after another for SECONDS.
  */
-async function floor(pool: pg.Pool, statements: Statement[], clients: number): Promise<Latency> {
+async function floor(
+  pool: pg.Pool,
+  statements: Statement[],
+  clients: number,
+  prepared: boolean,
+): Promise<Latency> {
   const times: number[] = [];
   const loop = async (until: number, keep: boolean) => {
     const client = await pool.connect();
     try {
       while (performance.now() < until) {
         const start = performance.now();
-        // Named like the API's own: PostgreSQL plans each once per connection, as it does for the API.
+        // Prepared where the API prepares its own (the results list): planned once per connection.
         for (const s of statements)
-          await client.query({ name: `floor-${digest(s.text)}`, text: s.text, values: s.values });
+          await client.query(
+            prepared ? { name: `floor-${digest(s.text)}`, text: s.text, values: s.values } : s,
+          );
         if (keep) times.push(performance.now() - start);
       }
     } finally {
@@ -327,7 +334,7 @@ const patientCursor = encodeCursor({
   key: [deepPatient.last_name!, deepPatient.first_name!, deepPatient.id!],
 });
 
-const cases: { name: string; path: string; statements: () => Promise<Statement[]> }[] = [
+const cases: { name: string; path: string; prepared: boolean; statements: () => Promise<Statement[]> }[] = [
   ...(
     [
       ["results of one patient", { duration: "5", patientId: onePatient!.patient_id }],
@@ -339,6 +346,7 @@ const cases: { name: string; path: string; statements: () => Promise<Statement[]
   ).map(([label, query]) => ({
     name: label,
     path: `/api/surveyresults?${new URLSearchParams(query).toString()}`,
+    prepared: true,
     statements: () => statementsOf((db) => listResults(db, TENANT, SurveyResultListQuerySchema.parse(query))),
   })),
   ...(
@@ -353,6 +361,7 @@ const cases: { name: string; path: string; statements: () => Promise<Statement[]
   ).map(([label, query]) => ({
     name: label,
     path: `/api/patients?${new URLSearchParams(query).toString()}`,
+    prepared: false,
     statements: () => statementsOf((db) => listPatients(db, TENANT, PatientListQuerySchema.parse(query))),
   })),
 ];
@@ -372,7 +381,7 @@ try {
     const row: Record<string, string | number> = { list: c.name };
     for (const clients of [1, 20]) {
       const a = await viaApi(`${api.base}${c.path}`, headers, clients);
-      const f = await floor(plain, statements, clients);
+      const f = await floor(plain, statements, clients, c.prepared);
       row[`api ${clients}c p50/p99`] = `${a.p50} / ${a.p99}`;
       row[`floor ${clients}c p50/p99`] = `${f.p50} / ${f.p99}`;
       row[`p99 ratio ${clients}c`] = f.p99 > 0 ? Math.round((a.p99 / f.p99) * 10) / 10 : "-";
