@@ -49,9 +49,9 @@ export function after(columns: SQL[], values: SQL[], greater: boolean): SQL {
  * further than TOTAL_CAP + 1 (an uncorrelated subquery, run once), so a page costs one round trip.
  */
 export function cappedCount(table: PgTable, where: SQL | undefined): SQL.Aliased<number> {
-  return sql<number>`(select count(*)::int from (select 1 from ${table} where ${where ?? sql`true`} limit ${TOTAL_CAP + 1}) capped)`
-    .mapWith(Number)
-    .as("capped_total");
+  return sql<number>`(select count(*)::int from (select 1 from ${table} where ${where ?? sql`true`} limit ${TOTAL_CAP + 1}) capped)`.as(
+    "capped_total",
+  );
 }
 
 /** `{ total, totalCapped }` of a count made by {@link cappedCount} or {@link cappedTotal}. */
@@ -73,14 +73,12 @@ export async function rawRows<R>(db: DbOrTx, query: SQLWrapper): Promise<R[]> {
  */
 export async function totalOfPage(
   db: DbOrTx,
-  rows: { cappedTotal?: number; capped_total?: number }[],
+  rows: { capped_total: number }[],
   table: PgTable,
   where: SQL | undefined,
 ): Promise<{ total: number; totalCapped: boolean }> {
   const first = rows[0];
-  return first === undefined
-    ? cappedTotal(db, table, where)
-    : cappedOf(Number(first.capped_total ?? first.cappedTotal ?? 0));
+  return first === undefined ? cappedTotal(db, table, where) : cappedOf(first.capped_total);
 }
 
 /**
