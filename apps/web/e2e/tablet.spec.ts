@@ -277,7 +277,18 @@ async function expectHeldBack(page: Page, plaintext: string[], notYetSaved: stri
 }
 
 /** Brings the network back and waits for the held answers to reach the patient's one result. */
+/**
+ * Takes the tablet off the network. Chromium's offline emulation does not reach the requests of a page
+ * its service worker controls (the worker claims the page once active), so every request of the
+ * context, the worker's own included, is also refused as a lost connection would refuse it.
+ */
+async function goOffline(context: BrowserContext) {
+  await context.setOffline(true);
+  await context.route("**/*", (route) => route.abort("internetdisconnected"));
+}
+
 async function expectSentOnceOnline(page: Page, context: BrowserContext, answers: Record<string, unknown>) {
+  await context.unrouteAll();
   await context.setOffline(false);
   await expect(page.getByRole("status").filter({ hasText: "No connection" })).toHaveCount(0);
   await expect
@@ -506,7 +517,7 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
     await expect(page).toHaveURL(new RegExp(`/pg/3$`));
     await expect(page.getByRole("radio", { name: "5", exact: true })).toBeChecked();
 
-    await context.setOffline(true);
+    await goOffline(context);
     await page.getByRole("button", { name: "Next" }).tap();
     await expect(pageTitle(page, "Where it hurts")).toBeVisible();
     await expect(page.getByRole("status").filter({ hasText: "No connection" })).toBeVisible();
@@ -560,8 +571,10 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
     await firstSave;
     await expect(pageTitle(page, "Pain")).toBeVisible();
 
-    // Offline before the pain answer, so that no save of it can reach the server first.
-    await context.setOffline(true);
+    // Offline before the pain answer, so that no save of it can reach the server first, once the saves
+    // of the first page have settled (none is in flight to take up the next answers).
+    await page.waitForLoadState("networkidle");
+    await goOffline(context);
     await page.getByRole("radio", { name: "6", exact: true }).check();
     await page.getByRole("button", { name: "Next" }).tap();
     await expect(pageTitle(page, "Where it hurts")).toBeVisible();
