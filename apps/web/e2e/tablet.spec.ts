@@ -279,8 +279,9 @@ async function expectHeldBack(page: Page, plaintext: string[], notYetSaved: stri
 /** Brings the network back and waits for the held answers to reach the patient's one result. */
 /**
  * Takes the tablet off the network. Chromium's offline emulation does not reach the requests of a page
- * its service worker controls (the worker claims the page once active), so every request of the
- * context, the worker's own included, is also refused as a lost connection would refuse it.
+ * its service worker controls (the worker claims the page once active; microsoft/playwright#2311), so
+ * every request of the context, the worker's included (playwright.config.ts lets routes see them), is
+ * also refused as a lost connection would refuse it.
  */
 async function goOffline(context: BrowserContext) {
   await context.setOffline(true);
@@ -571,9 +572,7 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
     await firstSave;
     await expect(pageTitle(page, "Pain")).toBeVisible();
 
-    // Offline before the pain answer, so that no save of it can reach the server first, once the saves
-    // of the first page have settled (none is in flight to take up the next answers).
-    await page.waitForLoadState("networkidle");
+    // Offline before the pain answer, so that no save of it can reach the server first.
     await goOffline(context);
     await page.getByRole("radio", { name: "6", exact: true }).check();
     await page.getByRole("button", { name: "Next" }).tap();
