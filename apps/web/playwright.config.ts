@@ -11,10 +11,6 @@ if (!process.env.E2E_DATA_DIR) {
   process.env.E2E_DATA_DIR_CREATED = "1";
 }
 const dataDir = process.env.E2E_DATA_DIR;
-// `pnpm e2e` sets PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS=1 (it must be set before Playwright
-// loads, not here): `context.route` then sees the tablet's requests once its service worker controls
-// the page, which Chromium's offline emulation does not reach (microsoft/playwright#2311); the offline
-// journeys refuse them by route as well (e2e/tablet.spec.ts, goOffline).
 const idleTimeout = process.env.E2E_IDLE_TIMEOUT_SECONDS;
 
 export default defineConfig({

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { BUILTIN_SURVEYS, fillRequiredAnswers } from "@core-care/survey-engine";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
+import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -159,6 +159,67 @@ export async function startServer(env: Record<string, string>): Promise<ExtraSer
 }
 
 /** An API session of the demo admin, separate from the browser's cookies. */
+/** The network between the browser and the app, as {@link networkCable} gives it. */
+export interface NetworkCable {
+  /** The app's address through the cable. */
+  readonly url: string;
+  /** Cuts the cable: every open connection is reset and every new one refused. */
+  unplug(): void;
+  /** Restores the cable. */
+  plugIn(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A network cable to the app at `target`: a TCP relay on a port of its own. Pulling it reaches every
+ * request of the browser, those its service worker makes or lets through included, which Chromium's
+ * offline emulation does not (microsoft/playwright#2311): a page that loads through the cable is as
+ * offline as a tablet whose Wi-Fi drops.
+ */
+export async function networkCable(target: string): Promise<NetworkCable> {
+  const { hostname, port } = new URL(target);
+  const open = new Set<Socket>();
+  let plugged = true;
+  const relay = createServer((browser) => {
+    if (!plugged) {
+      browser.resetAndDestroy();
+      return;
+    }
+    const app = connect(Number(port), hostname);
+    open.add(browser);
+    open.add(app);
+    const hangUp = () => {
+      open.delete(browser);
+      open.delete(app);
+      browser.destroy();
+      app.destroy();
+    };
+    for (const socket of [browser, app]) {
+      socket.on("error", hangUp);
+      socket.on("close", hangUp);
+    }
+    browser.pipe(app);
+    app.pipe(browser);
+  });
+  await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+  const { port: relayPort } = relay.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${relayPort}`,
+    unplug() {
+      plugged = false;
+      for (const socket of open) socket.resetAndDestroy();
+      open.clear();
+    },
+    plugIn() {
+      plugged = true;
+    },
+    close() {
+      for (const socket of open) socket.destroy();
+      return new Promise((resolve) => relay.close(() => resolve()));
+    },
+  };
+}
+
 export async function adminApi(baseURL: string): Promise<APIRequestContext> {
   const api = await playwrightRequest.newContext({
     baseURL,

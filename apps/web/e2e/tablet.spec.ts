@@ -7,7 +7,9 @@ import {
   expect,
   expectNoSeriousA11yViolations,
   login,
+  networkCable,
   test,
+  type NetworkCable,
 } from "./fixtures";
 
 const SESSION_KEY = "coreCare.tablet";
@@ -225,9 +227,9 @@ async function handOver(
   page: Page,
   patient: TestPatient,
   surveyTitle: string,
-  firstPage = "Getting started",
+  { firstPage = "Getting started", through }: { firstPage?: string; through?: NetworkCable } = {},
 ) {
-  await login(page, DEMO_USERS.staff, { redirect: "/tablet" });
+  await login(page, DEMO_USERS.staff, { redirect: "/tablet", baseURL: through?.url });
   await expect(page.getByRole("heading", { name: "Start a survey on this tablet" })).toBeVisible();
   await page.getByLabel("Find the patient").fill(patient.lastName);
   await page.getByRole("button", { name: new RegExp(`${patient.lastName}, ${patient.firstName}`) }).click();
@@ -276,20 +278,23 @@ async function expectHeldBack(page: Page, plaintext: string[], notYetSaved: stri
   expect(before && (await resultDetail(api, before.id)).answers).not.toHaveProperty(notYetSaved);
 }
 
-/** Brings the network back and waits for the held answers to reach the patient's one result. */
 /**
- * Takes the tablet off the network. Chromium's offline emulation does not reach the requests of a page
- * its service worker controls (the worker claims the page once active; microsoft/playwright#2311), so
- * every request of the context, the worker's included (playwright.config.ts lets routes see them), is
- * also refused as a lost connection would refuse it.
+ * Takes the tablet off the network: the browser says it is offline, and the cable the page was loaded
+ * through is cut, so no request reaches the app, the service worker's included.
  */
-async function goOffline(context: BrowserContext) {
+async function goOffline(context: BrowserContext, cable: NetworkCable) {
+  cable.unplug();
   await context.setOffline(true);
-  await context.route("**/*", (route) => route.abort("internetdisconnected"));
 }
 
-async function expectSentOnceOnline(page: Page, context: BrowserContext, answers: Record<string, unknown>) {
-  await context.unrouteAll();
+/** Brings the network back and waits for the held answers to reach the patient's one result. */
+async function expectSentOnceOnline(
+  page: Page,
+  context: BrowserContext,
+  cable: NetworkCable,
+  answers: Record<string, unknown>,
+) {
+  cable.plugIn();
   await context.setOffline(false);
   await expect(page.getByRole("status").filter({ hasText: "No connection" })).toHaveCount(0);
   await expect
@@ -312,7 +317,17 @@ test.beforeEach(async ({ baseURL }) => {
   survey = await createSurvey(api);
 });
 
+/** The cables of the test's offline journeys, removed after each test. */
+const cables: NetworkCable[] = [];
+
+async function cableTo(baseURL: string | undefined): Promise<NetworkCable> {
+  const cable = await networkCable(baseURL ?? "");
+  cables.push(cable);
+  return cable;
+}
+
 test.afterEach(async () => {
+  await Promise.all(cables.splice(0).map((cable) => cable.close()));
   await api.dispose();
 });
 
@@ -506,8 +521,10 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
   test("keeps answers through a reload and a network drop, stores one result, then logs out leaving nothing behind", async ({
     page,
     context,
+    baseURL,
   }) => {
-    await handOver(page, patient, survey.title);
+    const cable = await cableTo(baseURL);
+    await handOver(page, patient, survey.title, { through: cable });
     await answerFirstPage(page, "Tess", "No");
     await page.getByRole("button", { name: "Next" }).tap();
     await expect(pageTitle(page, "Pain")).toBeVisible();
@@ -518,7 +535,7 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
     await expect(page).toHaveURL(new RegExp(`/pg/3$`));
     await expect(page.getByRole("radio", { name: "5", exact: true })).toBeChecked();
 
-    await goOffline(context);
+    await goOffline(context, cable);
     await page.getByRole("button", { name: "Next" }).tap();
     await expect(pageTitle(page, "Where it hurts")).toBeVisible();
     await expect(page.getByRole("status").filter({ hasText: "No connection" })).toBeVisible();
@@ -526,7 +543,7 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
     await page.getByRole("button", { name: "Next" }).tap();
     await expect(pageTitle(page, "Anything else")).toBeVisible();
     await expectHeldBack(page, ["Tess", "painLevel", "painAreas", '"back"'], "painAreas");
-    await expectSentOnceOnline(page, context, { painLevel: 5, painAreas: ["back"] });
+    await expectSentOnceOnline(page, context, cable, { painLevel: 5, painAreas: ["back"] });
 
     const secret = `private note ${hex(4)}`;
     await page.getByLabel("Anything else you want us to know?").fill(secret);
@@ -560,8 +577,10 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
   test("reloads without the network to a message that keeps the answers, then goes on on the page shown and sends them once online", async ({
     page,
     context,
+    baseURL,
   }) => {
-    await handOver(page, patient, survey.title);
+    const cable = await cableTo(baseURL);
+    await handOver(page, patient, survey.title, { through: cable });
     // The worker is registered once the tablet's page has loaded; offline reloads need it active.
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
@@ -573,7 +592,7 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
     await expect(pageTitle(page, "Pain")).toBeVisible();
 
     // Offline before the pain answer, so that no save of it can reach the server first.
-    await goOffline(context);
+    await goOffline(context, cable);
     await page.getByRole("radio", { name: "6", exact: true }).check();
     await page.getByRole("button", { name: "Next" }).tap();
     await expect(pageTitle(page, "Where it hurts")).toBeVisible();
@@ -617,7 +636,7 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
         saves.push(request.postDataJSON());
       }
     });
-    await expectSentOnceOnline(page, context, { nickname: "Tess", painLevel: 6 });
+    await expectSentOnceOnline(page, context, cable, { nickname: "Tess", painLevel: 6 });
     await expect(pageTitle(page, "Where it hurts")).toBeVisible();
     await expect(page).toHaveURL(new RegExp(`/tablet/patient-survey/${survey.id}/pg/4$`));
     await expect(page.getByRole("checkbox", { name: "Legs" })).toBeChecked();
@@ -639,7 +658,7 @@ test.describe("/tablet/patient-survey/{surveyId}/pg/{pageNumber}", () => {
     page,
   }) => {
     const short = await createSurvey(api, shortPagesSurvey);
-    await handOver(page, patient, short.title, "Page one");
+    await handOver(page, patient, short.title, { firstPage: "Page one" });
     const posts: { isSubmitted: boolean }[] = [];
     page.on("request", (request) => {
       if (request.method() === "POST" && request.url().endsWith("/api/surveyresults")) {
