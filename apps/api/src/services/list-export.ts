@@ -4,6 +4,7 @@ import type { Db } from "../db/index.js";
 import { patients, surveyResults, surveyVersions } from "../db/schema.js";
 import { resultListFilters } from "./survey-results.js";
 import { patientSearch } from "./patient-search.js";
+import { patientColumns } from "./patients.js";
 
 /** Rows read per statement while an export streams. */
 export const EXPORT_PAGE_SIZE = 1_000;
@@ -122,6 +123,7 @@ export async function* patientsForExport(
     dob: patients.dob,
   }[query.sort];
   const direction = query.order === "asc" ? asc : desc;
+  const { id, mrn, firstName, lastName, dob, sex, email, phone } = patientColumns;
   let cursor: { key: string; id: string } | null = null;
   let sent = 0;
   while (sent < EXPORT_MAX_ROWS) {
@@ -132,17 +134,7 @@ export async function* patientsForExport(
           ? sql`(${column}, ${patients.id}) > (${cursor.key}, ${cursor.id})`
           : sql`(${column}, ${patients.id}) < (${cursor.key}, ${cursor.id})`;
     const rows = await db
-      .select({
-        id: patients.id,
-        mrn: patients.mrn,
-        firstName: patients.firstName,
-        lastName: patients.lastName,
-        dob: patients.dob,
-        sex: patients.sex,
-        email: patients.email,
-        phone: patients.phone,
-        key: sql<string>`${column}::text`,
-      })
+      .select({ id, mrn, firstName, lastName, dob, sex, email, phone, key: sql<string>`${column}::text` })
       .from(patients)
       .where(and(...filters, after))
       .orderBy(direction(column), direction(patients.id))

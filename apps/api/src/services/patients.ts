@@ -18,7 +18,7 @@ import { after, cappedCount, decodeCursor, pageOf, rawRows, totalOfPage, type Cu
 import { patientSearch } from "./patient-search.js";
 
 /** The columns a patient is answered with: no timestamps to parse, nor the search text. */
-const patientColumns = {
+export const patientColumns = {
   id: patients.id,
   mrn: patients.mrn,
   firstName: patients.firstName,
