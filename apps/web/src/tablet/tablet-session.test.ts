@@ -54,6 +54,18 @@ describe("TabletStore", () => {
     expect(await reopened.load(2_000, IDLE_MS)).toEqual({ session, survey: stored, idleExpired: false });
   });
 
+  test("seals and reads back a survey of a megabyte, far past the arguments a call may take", async () => {
+    const key = newKey();
+    const store = await TabletStore.open(localStorage, handover.handoverId, key, subtle);
+    const session = newTabletSession(handover, 1_000);
+    await store.save(session);
+    const big: StoredSurvey = { ...stored, survey: { ...survey, description: "é".repeat(500_000) } };
+    await store.saveSurvey(big, 1_000);
+
+    const reopened = await TabletStore.open(localStorage, handover.handoverId, key, subtle);
+    expect(await reopened.load(2_000, IDLE_MS)).toEqual({ session, survey: big, idleExpired: false });
+  });
+
   test("keeps nothing of the patient readable in browser storage", async () => {
     const store = await TabletStore.open(localStorage, handover.handoverId, newKey(), subtle);
     await store.save({

@@ -136,7 +136,17 @@ function isEnvelope(value: unknown): value is Envelope {
   );
 }
 
-const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+/** Bytes per String.fromCharCode call: a call takes a bounded number of arguments (a large survey is more). */
+const BASE64_CHUNK = 0x8000;
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let start = 0; start < bytes.length; start += BASE64_CHUNK) {
+    binary += String.fromCharCode(...bytes.subarray(start, start + BASE64_CHUNK));
+  }
+  return btoa(binary);
+}
+
 const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 const fromBase64Url = (text: string) => fromBase64(text.replace(/-/g, "+").replace(/_/g, "/"));
 
