@@ -23,6 +23,13 @@ describe("OfflineStore", () => {
     expect(raw).not.toContain("token-one");
   });
 
+  test("keeps answers of a megabyte, far past the arguments a call may take", async () => {
+    const store = await OfflineStore.open(localStorage, "token-one", subtle);
+    const long: OfflineCopy = { ...copy, answers: { notes: "ñ".repeat(500_000) } };
+    await store?.save(long);
+    expect(await store?.load()).toEqual(long);
+  });
+
   test("another link in the same browser finds nothing", async () => {
     await (await OfflineStore.open(localStorage, "token-one", subtle))?.save(copy);
     const other = await OfflineStore.open(localStorage, "token-two", subtle);

@@ -1,5 +1,6 @@
 import type { Answers } from "@core-care/survey-engine";
 import type { PatientLanguage } from "@core-care/schema";
+import { fromBase64, toBase64 } from "../bytes-text";
 
 /**
  * What the Tele-AWV page keeps in the browser while it cannot reach the server: the answers, the step,
@@ -16,9 +17,6 @@ export interface OfflineCopy {
 
 const PREFIX = "coreCare.teleAwv.";
 const encoder = new TextEncoder();
-
-const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
-const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 
 async function digest(subtle: SubtleCrypto, label: string, token: string): Promise<Uint8Array<ArrayBuffer>> {
   return new Uint8Array(await subtle.digest("SHA-256", encoder.encode(`${label}\n${token}`)));

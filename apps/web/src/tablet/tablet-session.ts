@@ -1,5 +1,6 @@
 import type { EvalContext, Survey } from "@core-care/survey-engine";
 import type { PatientLanguage } from "@core-care/schema";
+import { fromBase64, fromBase64Url, toBase64 } from "../bytes-text";
 import type { Answers, ResultSnapshot } from "./save-queue";
 
 /** Browser-storage key of the sealed copy of the one patient session a tablet runs at a time. */
@@ -135,20 +136,6 @@ function isEnvelope(value: unknown): value is Envelope {
     typeof value.data === "string"
   );
 }
-
-/** Bytes per String.fromCharCode call: a call takes a bounded number of arguments (a large survey is more). */
-const BASE64_CHUNK = 0x8000;
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = "";
-  for (let start = 0; start < bytes.length; start += BASE64_CHUNK) {
-    binary += String.fromCharCode(...bytes.subarray(start, start + BASE64_CHUNK));
-  }
-  return btoa(binary);
-}
-
-const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-const fromBase64Url = (text: string) => fromBase64(text.replace(/-/g, "+").replace(/_/g, "/"));
 
 function readRaw(storage: Storage, key: string): unknown {
   try {
