@@ -1,6 +1,6 @@
-import { BrowserRouter, Navigate, Route, Routes } from "react-router-dom";
+import { Redirect, Route, Switch, useLocation, useSearch } from "wouter";
 import { configureClient, logoutPath } from "../api/client";
-import { PageNotFound, TrailingSlash } from "../routing";
+import { NotFoundPage, useServedHere } from "../not-found-page";
 import { ErrorBanner, ProcessingIndicator } from "../ui/global-status";
 import { tabletExit } from "./leave";
 import { TabletPicker } from "./tablet-picker";
@@ -10,24 +10,55 @@ import { TabletSurveyPage } from "./tablet-survey-page";
 // lets the survey page send the last answers and wipe the patient first.
 configureClient({ onUnauthorized: (returnTo) => void tabletExit.leave(logoutPath(returnTo)) });
 
+/** The query and fragment of the page's address, as they follow a path. */
+function useRest(): string {
+  const search = useSearch();
+  return `${search === "" ? "" : `?${search}`}${window.location.hash}`;
+}
+
+/**
+ * A path outside /tablet: the staff app's page answers it, so it is loaded in full (the server never
+ * answers such a path with this page; if it did, the page would say it has nothing there).
+ */
+function ElsewhereInFull() {
+  const [pathname] = useLocation();
+  if (!useServedHere(pathname, useRest())) return null;
+  return <NotFoundPage home={<a href="/">Go to the start page</a>} />;
+}
+
 /**
  * The routes of the tablet's own page (SPEC 2): the staff picker and the patient's survey runner
  * under /tablet, with the 'Processing...' indicator and the error banner. Every other path belongs
- * to the staff app's page.
+ * to the staff app's page. The page routes with wouter, not the staff app's router: it is a tenth of
+ * the size, and an old tablet's first question waits for every byte of script the page loads.
  */
 export default function TabletRoutes() {
+  const [pathname] = useLocation();
+  const rest = useRest();
+  // SPEC 2: a path ending in "/" is redirected to the same path without the slash.
+  const trailingSlash = pathname.length > 1 && pathname.endsWith("/");
   return (
-    <BrowserRouter>
+    <>
       <ProcessingIndicator />
       <ErrorBanner />
-      <TrailingSlash>
-        <Routes>
-          <Route path="/tablet" element={<TabletPicker />} />
-          <Route path="/tablet/patient-survey/:surveyId/pg/:pageNumber" element={<TabletSurveyPage />} />
-          <Route path="/tablet/*" element={<Navigate to="/tablet" replace />} />
-          <Route path="*" element={<PageNotFound />} />
-        </Routes>
-      </TrailingSlash>
-    </BrowserRouter>
+      {trailingSlash ? (
+        <Redirect to={`${pathname.replace(/\/+$/, "") || "/"}${rest}`} replace />
+      ) : (
+        <Switch>
+          <Route path="/tablet">
+            <TabletPicker />
+          </Route>
+          <Route path="/tablet/patient-survey/:surveyId/pg/:pageNumber">
+            <TabletSurveyPage />
+          </Route>
+          <Route path="/tablet/*">
+            <Redirect to="/tablet" replace />
+          </Route>
+          <Route>
+            <ElsewhereInFull />
+          </Route>
+        </Switch>
+      )}
+    </>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from "react";
-import { Navigate, useNavigate, useSearchParams } from "react-router-dom";
+import { Redirect, useLocation, useSearchParams } from "wouter";
 import { sortSurveys } from "@core-care/survey-engine";
 import type { Patient } from "@core-care/schema";
 import { api } from "../api/client";
@@ -154,7 +154,7 @@ export function TabletPicker() {
   if (state.kind === "ready") {
     // Pushed, not replacing /tablet: the Back button from the survey meets /tablet again, which sends it
     // back here, so a patient never goes past it to the staff sign-in page the browser came from.
-    return <Navigate to={surveyPageUrl(state.session.surveyId, state.session.pageIndex)} />;
+    return <Redirect to={surveyPageUrl(state.session.surveyId, state.session.pageIndex)} />;
   }
   // Out of reach, it cannot be known whether a patient holds this tablet: nothing of staff work is shown.
   if (state.kind === "offline") return <WaitingForConnection />;
@@ -173,7 +173,7 @@ export function TabletPicker() {
 }
 
 function Picker() {
-  const navigate = useNavigate();
+  const [, navigate] = useLocation();
   const [search] = useSearchParams();
   const [handingOver, setHandingOver] = useState(false);
   const [patient, setPatient] = useState<Patient | null>(null);
@@ -235,7 +235,7 @@ function Picker() {
       return;
     }
     // Pushed after /tablet, which sends a Back press straight back to the survey (see TabletPicker).
-    void navigate(surveyPageUrl(surveyId, 0));
+    navigate(surveyPageUrl(surveyId, 0));
   };
 
   return (

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
-import { Link, useNavigate, useParams } from "react-router-dom";
+import { Link, useLocation, useParams } from "wouter";
 import { useTranslation } from "react-i18next";
 import type { PatientLanguage } from "@core-care/schema";
 import {
@@ -98,7 +98,7 @@ function NoSurvey() {
         <h1>{t("tablet.noSurveyTitle")}</h1>
         <p>{t("tablet.noSurveyText")}</p>
         <p>
-          <Link className="tablet-link" to="/tablet">
+          <Link className="tablet-link" href="/tablet">
             {t("tablet.staffStart")}
           </Link>
         </p>
@@ -174,8 +174,8 @@ export function TabletSurveyPage() {
 function SurveyOnTablet({ loadedHandover }: { loadedHandover: LoadedHandover }) {
   const { store, handover } = loadedHandover;
   const { t } = useTranslation();
-  const params = useParams();
-  const navigate = useNavigate();
+  const params = useParams<{ surveyId: string; pageNumber: string }>();
+  const [, navigate] = useLocation();
   const online = useOnline();
   const [session, setSession] = useState<TabletSession | null>(loadedHandover.session);
   const sessionRef = useRef(session);
@@ -224,7 +224,7 @@ function SurveyOnTablet({ loadedHandover }: { loadedHandover: LoadedHandover }) 
     (to: string, pending?: Promise<unknown>) => {
       wipe();
       if (isTabletPath(to)) {
-        void navigate(to);
+        navigate(to);
         return;
       }
       setLeaving(true);
@@ -260,7 +260,7 @@ function SurveyOnTablet({ loadedHandover }: { loadedHandover: LoadedHandover }) 
 
   const sessionKey = session === null ? null : `${session.patientId}:${session.clientRequestId}`;
 
-  // Effect events: the queue must outlive re-renders (navigate changes with every page move).
+  // Effect events: the queue must outlive re-renders (the callbacks it reports to change with them).
   const onSubmitted = useEffectEvent((outcome: SaveOutcome) => submitted(outcome));
   const onSaved = useEffectEvent((outcome: SaveOutcome) => reportRejected(outcome));
   const onIdle = useEffectEvent(() => {
@@ -386,7 +386,7 @@ function SurveyOnTablet({ loadedHandover }: { loadedHandover: LoadedHandover }) 
     params.surveyId === session.surveyId &&
     params.pageNumber === String(session.pageIndex + 1);
   useEffect(() => {
-    if (expectedUrl !== null && !urlFollows) void navigate(expectedUrl, { replace: true });
+    if (expectedUrl !== null && !urlFollows) navigate(expectedUrl, { replace: true });
   }, [expectedUrl, urlFollows, navigate]);
 
   const language = session?.language;
