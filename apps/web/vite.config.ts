@@ -23,10 +23,12 @@ export default defineConfig({
           groups: [
             {
               name: "survey-runner",
-              // Not the built-in surveys' data nor the scoring, which only staff pages use.
+              // Not the built-in surveys' data nor the scoring, which only staff pages use. With them the
+              // little the tablet shares with the Tele-AWV page besides (the sealed copies' base64).
               test: (id: string) =>
-                /[\\/](packages[\\/]survey-engine|src[\\/]survey-ui)[\\/]/.test(id) &&
-                !/[\\/]survey-engine[\\/]src[\\/](surveys[\\/]|scoring\.ts)/.test(id),
+                /[\\/](packages[\\/]survey-engine[\\/]|src[\\/]survey-ui[\\/]|src[\\/]bytes-text\.ts$)/.test(
+                  id,
+                ) && !/[\\/]survey-engine[\\/]src[\\/](surveys[\\/]|scoring\.ts)/.test(id),
               // Not React, which the widgets import: the staff app needs it without them.
               includeDependenciesRecursively: false,
             },

@@ -118,11 +118,21 @@ async function loadHandover(): Promise<HandoverState> {
   let survey = stored.survey;
   if (survey === null) {
     survey = bootSurvey(boot, session);
-    // Kept sealed beside the session, as a survey loaded from the API is, for a reload without the network.
-    if (survey !== null) void store.saveSurvey(survey, session.lastActivityAt);
+    // Kept sealed beside the session, as a survey loaded from the API is, for a reload without the network:
+    // once the first question is on screen, which on an old tablet sealing a large survey would delay.
+    if (survey !== null) void store.saveSurvey(survey, session.lastActivityAt, pageShown);
   }
   current = { handover, store, session, survey, idleExpired: stored.idleExpired };
   return { kind: "ready", ...current };
+}
+
+let showPage: () => void = () => undefined;
+/** Settles once the page has drawn its first frame (see {@link pageRendered}). */
+const pageShown = new Promise<void>((resolve) => (showPage = resolve));
+
+/** Says the page has rendered for the first time: `pageShown` settles once that frame is drawn. */
+export function pageRendered(): void {
+  requestAnimationFrame(() => setTimeout(showPage, 0));
 }
 
 /** The first load of the page, started before the first render (`primeHandover`), and its outcome. */

@@ -1,7 +1,9 @@
+import { useEffect } from "react";
 import { Redirect, Route, Switch, useLocation, useSearch } from "wouter";
 import { configureClient, logoutPath } from "../api/client";
 import { NotFoundPage, useServedHere } from "../not-found-page";
 import { ErrorBanner, ProcessingIndicator } from "../ui/global-status";
+import { pageRendered } from "./handover";
 import { tabletExit } from "./leave";
 import { TabletPicker } from "./tablet-picker";
 import { TabletSurveyPage } from "./tablet-survey-page";
@@ -37,6 +39,7 @@ export default function TabletRoutes() {
   const rest = useRest();
   // SPEC 2: a path ending in "/" is redirected to the same path without the slash.
   const trailingSlash = pathname.length > 1 && pathname.endsWith("/");
+  useEffect(pageRendered, []);
   return (
     <>
       <ProcessingIndicator />

@@ -66,6 +66,28 @@ describe("TabletStore", () => {
     expect(await reopened.load(2_000, IDLE_MS)).toEqual({ session, survey: big, idleExpired: false });
   });
 
+  test("seals a survey given a promise to wait for only once it settles, and not at all if cleared first", async () => {
+    const key = newKey();
+    const store = await TabletStore.open(localStorage, handover.handoverId, key, subtle);
+    await store.save(newTabletSession(handover, 1_000));
+    let shown = () => {};
+    const saved = store.saveSurvey(stored, 1_000, new Promise<void>((resolve) => (shown = resolve)));
+    expect(store.latestSurvey).toEqual(stored);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(localStorage.getItem(TABLET_SURVEY_KEY)).toBeNull();
+    shown();
+    await saved;
+    expect(localStorage.getItem(TABLET_SURVEY_KEY)).not.toBeNull();
+
+    let shownAgain = () => {};
+    const again = store.saveSurvey(stored, 2_000, new Promise<void>((resolve) => (shownAgain = resolve)));
+    store.clear();
+    shownAgain();
+    await again;
+    expect(localStorage.getItem(TABLET_SURVEY_KEY)).toBeNull();
+    expect(localStorage.getItem(TABLET_SESSION_KEY)).toBeNull();
+  });
+
   test("keeps nothing of the patient readable in browser storage", async () => {
     const store = await TabletStore.open(localStorage, handover.handoverId, newKey(), subtle);
     await store.save({

@@ -273,15 +273,24 @@ export class TabletStore {
     return this.queue(TABLET_SESSION_KEY, session, session.lastActivityAt);
   }
 
-  /** Seals what the runner loaded for the session. */
-  saveSurvey(stored: StoredSurvey, lastActivityAt: number): Promise<void> {
+  /**
+   * Seals what the runner loaded for the session, once `after` has settled when given (writes made
+   * later wait behind it); a store cleared meanwhile writes nothing.
+   */
+  saveSurvey(stored: StoredSurvey, lastActivityAt: number, after?: Promise<unknown>): Promise<void> {
     this.latestSurvey = stored;
-    return this.queue(TABLET_SURVEY_KEY, stored, lastActivityAt);
+    return this.queue(TABLET_SURVEY_KEY, stored, lastActivityAt, after);
   }
 
-  private queue(storageKey: string, value: unknown, lastActivityAt: number): Promise<void> {
+  private queue(
+    storageKey: string,
+    value: unknown,
+    lastActivityAt: number,
+    after?: Promise<unknown>,
+  ): Promise<void> {
     const generation = this.generation;
     this.writes = this.writes
+      .then(() => after)
       .then(() =>
         generation === this.generation ? this.seal(storageKey, value, lastActivityAt, generation) : undefined,
       )
