@@ -29,6 +29,38 @@ export function chunkFiles(bundle: Rolldown.OutputBundle, entry: string): string
   return [...files];
 }
 
+/** The build's chunks an entry chunk imports statically, transitively, itself included: what its page runs on load. */
+export function staticChunks(bundle: Rolldown.OutputBundle, entry: string): Rolldown.OutputChunk[] {
+  const chunks = new Map<string, Rolldown.OutputChunk>();
+  const visit = (fileName: string) => {
+    const chunk = bundle[fileName];
+    if (chunk?.type !== "chunk" || chunks.has(fileName)) return;
+    chunks.set(fileName, chunk);
+    for (const imported of chunk.imports) visit(imported);
+  };
+  visit(entry);
+  return [...chunks.values()];
+}
+
+/**
+ * V8's explicit compile hint (Chrome 136 and later): every function of the file is compiled as the file
+ * streams in, on a background thread, instead of on the main thread at its first call.
+ */
+export const COMPILE_HINT = "//# allFunctionsCalledOnLoad";
+
+/** Puts the compile hint on the first line of `chunk`, its source map moved down a line to match. */
+export function hintCompile(bundle: Rolldown.OutputBundle, chunk: Rolldown.OutputChunk): void {
+  if (chunk.code.startsWith(COMPILE_HINT)) return;
+  chunk.code = `${COMPILE_HINT}\n${chunk.code}`;
+  // A generated line with no mappings in front: every later segment's fields are relative, so they hold.
+  // The bundle already holds the map as its own file.
+  const map = chunk.sourcemapFileName === null ? undefined : bundle[chunk.sourcemapFileName];
+  if (map?.type === "asset") {
+    const parsed = JSON.parse(String(map.source)) as { mappings: string };
+    map.source = JSON.stringify({ ...parsed, mappings: `;${parsed.mappings}` });
+  }
+}
+
 function tabletEntryChunk(bundle: Rolldown.OutputBundle): Rolldown.OutputChunk | undefined {
   return Object.values(bundle).find(
     (item): item is Rolldown.OutputChunk =>
@@ -39,7 +71,7 @@ function tabletEntryChunk(bundle: Rolldown.OutputBundle): Rolldown.OutputChunk |
 /**
  * - Dev server: answers /tablet pages with tablet.html, as the API server does.
  * - Build: writes the list of the tablet page's files into the service worker, which is emitted as
- *   /tablet-sw.js.
+ *   /tablet-sw.js, and puts V8's compile hint on the files the tablet's page loads.
  */
 export function tabletBuild(): Plugin {
   return {
@@ -81,6 +113,9 @@ export function tabletBuild(): Plugin {
         if (!worker.code.includes(FILES_PLACEHOLDER)) {
           this.error(`${SERVICE_WORKER_FILE} does not name ${FILES_PLACEHOLDER}`);
         }
+        // The tablet's page runs nearly every function of the files it loads before its first question
+        // (React, the runner, the page), so they are compiled as they stream in (issue 17).
+        for (const chunk of staticChunks(bundle, tablet.fileName)) hintCompile(bundle, chunk);
         const files = chunkFiles(bundle, tablet.fileName).map((file) => `/${file}`);
         worker.code = worker.code.replaceAll(FILES_PLACEHOLDER, JSON.stringify(files));
       },

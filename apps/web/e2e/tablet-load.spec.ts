@@ -47,3 +47,20 @@ test("a page load with the patient credential shows the first question without a
   await expect(page.locator("#tablet-boot")).toHaveCount(0);
   expect(asked).toEqual([]);
 });
+
+// V8 compiles the tablet page's scripts as they stream in (issue 17): each carries the compile hint first.
+test("every script the tablet page loads carries V8's compile hint on its first line, and its map matches", async ({
+  request,
+}) => {
+  const html = await (await request.get("/tablet")).text();
+  const scripts = [
+    ...html.matchAll(/<(?:script type="module"[^>]* src|link rel="modulepreload"[^>]* href)="([^"]+)"/g),
+  ].map((match) => match[1] ?? "");
+  expect(scripts.length).toBeGreaterThan(3);
+  for (const script of scripts) {
+    const code = await (await request.get(script)).text();
+    expect(code.split("\n")[0], script).toBe("//# allFunctionsCalledOnLoad");
+    const map = (await (await request.get(`${script}.map`)).json()) as { mappings: string };
+    expect(map.mappings.startsWith(";"), script).toBe(true);
+  }
+});
