@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import { createServer, type Server, type Socket } from "node:net";
 import type { Page } from "@playwright/test";
 import {
   DEMO_USERS,
@@ -11,58 +10,9 @@ import {
   test,
   type ExtraServer,
 } from "./fixtures";
+import { startMllpReceiver, type MllpReceiver } from "./mllp-receiver";
 
 const XHR = { "X-Requested-With": "XMLHttpRequest" };
-const START = 0x0b;
-const END = Buffer.from([0x1c, 0x0d]);
-
-/** An HL7 MLLP receiver on 127.0.0.1 that answers each message with `code` (AA accepts, AR rejects). */
-interface MllpListener {
-  port: number;
-  code: "AA" | "AR";
-  controlIds: string[];
-  close: () => Promise<void>;
-}
-
-async function startMllpListener(): Promise<MllpListener> {
-  const sockets = new Set<Socket>();
-  const listener: MllpListener = { port: 0, code: "AA", controlIds: [], close: async () => undefined };
-  const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-    socket.on("error", () => socket.destroy());
-    let buffer = Buffer.alloc(0);
-    socket.on("data", (chunk: Buffer) => {
-      buffer = Buffer.concat([buffer, chunk]);
-      let end: number;
-      while ((end = buffer.indexOf(END)) !== -1) {
-        const text = buffer.subarray(buffer.indexOf(START) + 1, end).toString("utf8");
-        buffer = buffer.subarray(end + END.length);
-        const msh = text.split(/\r\n|\r|\n/).find((segment) => segment.startsWith("MSH|")) ?? "";
-        const controlId = msh.split("|")[9] ?? "";
-        listener.controlIds.push(controlId);
-        const ack = [
-          `MSH|^~\\&|EHR|DEMO|CORECARE|DEMO|20260101000000||ACK^R01^ACK|ACK-${controlId}|P|2.5.1`,
-          `MSA|${listener.code}|${controlId}|${listener.code === "AR" ? "unknown patient" : ""}`,
-        ].join("\r");
-        socket.write(Buffer.concat([Buffer.from([START]), Buffer.from(ack), END]));
-      }
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", resolve);
-  });
-  const address = server.address();
-  if (address === null || typeof address === "string") throw new Error("the MLLP listener has no port");
-  listener.port = address.port;
-  listener.close = () =>
-    new Promise((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    });
-  return listener;
-}
 
 /** Saves a submitted result of a demo patient and sends it to the interface; answers the delivery id. */
 async function sendResult(page: Page, base: string, interfaceId: string, tag: string): Promise<string> {
@@ -95,13 +45,13 @@ async function sendResult(page: Page, base: string, interfaceId: string, tag: st
 
 // The delivery worker runs outside test mode only, so these tests use their own development-mode server.
 let server: ExtraServer;
-let listener: MllpListener;
+let listener: MllpReceiver;
 
 test.describe("Deliveries screen", () => {
   test.describe.configure({ timeout: 240_000 });
 
   test.beforeAll(async () => {
-    listener = await startMllpListener();
+    listener = await startMllpReceiver();
     server = await startServer({ NODE_ENV: "development", LOG_LEVEL: "warn" });
   });
 

@@ -1,4 +1,3 @@
-import { createServer, type Server, type Socket } from "node:net";
 import {
   DEMO_USERS,
   expect,
@@ -9,75 +8,19 @@ import {
   test,
   type ExtraServer,
 } from "./fixtures";
+import { startMllpReceiver, type MllpReceiver } from "./mllp-receiver";
 
 const XHR = { "X-Requested-With": "XMLHttpRequest" };
-const START = 0x0b;
-const END = Buffer.from([0x1c, 0x0d]);
-
-/** A minimal HL7 MLLP receiver on 127.0.0.1 that answers every framed message with an AA ACK. */
-interface MllpListener {
-  port: number;
-  /** The control id (MSH-10) of every message received, in order. */
-  controlIds: string[];
-  close: () => Promise<void>;
-}
-
-function ackFor(controlId: string): string {
-  return [
-    `MSH|^~\\&|EHR|DEMO|CORECARE|DEMO|20260101000000||ACK^R01^ACK|ACK-${controlId}|P|2.5.1`,
-    `MSA|AA|${controlId}`,
-  ].join("\r");
-}
-
-async function startMllpListener(): Promise<MllpListener> {
-  const sockets = new Set<Socket>();
-  const controlIds: string[] = [];
-  const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-    socket.on("error", () => socket.destroy());
-    let buffer = Buffer.alloc(0);
-    socket.on("data", (chunk: Buffer) => {
-      buffer = Buffer.concat([buffer, chunk]);
-      let end: number;
-      while ((end = buffer.indexOf(END)) !== -1) {
-        const start = buffer.indexOf(START);
-        const text = buffer.subarray(start + 1, end).toString("utf8");
-        buffer = buffer.subarray(end + END.length);
-        const msh = text.split(/\r\n|\r|\n/).find((segment) => segment.startsWith("MSH|")) ?? "";
-        // MSH-1 is the field separator itself, so MSH-n is the n-1th piece.
-        const controlId = msh.split("|")[9] ?? "";
-        controlIds.push(controlId);
-        socket.write(Buffer.concat([Buffer.from([START]), Buffer.from(ackFor(controlId)), END]));
-      }
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", resolve);
-  });
-  const address = server.address();
-  if (address === null || typeof address === "string") throw new Error("the MLLP listener has no port");
-  return {
-    port: address.port,
-    controlIds,
-    close: () =>
-      new Promise((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 // The delivery worker runs outside test mode only, so these tests use their own development-mode server.
 let server: ExtraServer;
-let listener: MllpListener;
+let listener: MllpReceiver;
 
 test.describe("result deliveries", () => {
   test.describe.configure({ timeout: 240_000 });
 
   test.beforeAll(async () => {
-    listener = await startMllpListener();
+    listener = await startMllpReceiver();
     server = await startServer({ NODE_ENV: "development", LOG_LEVEL: "warn" });
   });
 

@@ -1,4 +1,3 @@
-import { createServer, type Server, type Socket } from "node:net";
 import {
   DEMO_USERS,
   expect,
@@ -8,50 +7,9 @@ import {
   test,
   type ExtraServer,
 } from "./fixtures";
+import { startMllpReceiver } from "./mllp-receiver";
 
 const XHR = { "X-Requested-With": "XMLHttpRequest" };
-const START = 0x0b;
-const END = Buffer.from([0x1c, 0x0d]);
-
-/** An EHR that refuses every message: MLLP on 127.0.0.1 answering AR (HL7 table 0008, rejected). */
-async function startRefusingReceiver(): Promise<{ port: number; close: () => Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-    socket.on("error", () => socket.destroy());
-    let buffer = Buffer.alloc(0);
-    socket.on("data", (chunk: Buffer) => {
-      buffer = Buffer.concat([buffer, chunk]);
-      let end: number;
-      while ((end = buffer.indexOf(END)) !== -1) {
-        const text = buffer.subarray(buffer.indexOf(START) + 1, end).toString("utf8");
-        buffer = buffer.subarray(end + END.length);
-        const msh = text.split(/\r\n|\r|\n/).find((segment) => segment.startsWith("MSH|")) ?? "";
-        const controlId = msh.split("|")[9] ?? "";
-        const ack = [
-          `MSH|^~\\&|EHR|DEMO|CORECARE|DEMO|20260101000000||ACK^R01^ACK|ACK-${controlId}|P|2.5.1`,
-          `MSA|AR|${controlId}|Unknown patient`,
-        ].join("\r");
-        socket.write(Buffer.concat([Buffer.from([START]), Buffer.from(ack), END]));
-      }
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", resolve);
-  });
-  const address = server.address();
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return {
-    port: address.port,
-    close: () =>
-      new Promise((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 // `pnpm start` as a first-time user runs it: development mode, a new database seeded with the demo, the
 // delivery worker and the local demo receiver running.
@@ -110,7 +68,8 @@ test.describe("demo data", () => {
 
   test("Today lists a delivery the EHR refused, and its result opens from there", async ({ page }) => {
     const base = server.baseURL;
-    const refusing = await startRefusingReceiver();
+    // An EHR that refuses every message (AR, HL7 table 0008: rejected).
+    const refusing = await startMllpReceiver({ code: "AR", reason: "Unknown patient" });
     try {
       await login(page, DEMO_USERS.admin, { baseURL: base, redirect: "/interfaces" });
       const created = await page.request.post(`${base}/api/interfaces`, {
