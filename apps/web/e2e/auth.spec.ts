@@ -102,15 +102,19 @@ test.describe("/auth/login", () => {
 test.describe("tablet redirect", () => {
   test.use({ userAgent: IPAD_USER_AGENT, viewport: { width: 1024, height: 768 }, hasTouch: true });
 
+  // Each waits for the tablet's page itself, not only its address: a test ending while that page still
+  // loads left Chromium closing the context mid-navigation, which hung its teardown 1 run in 15.
   test("sends an iPad to /tablet after signing in without a redirect", async ({ page }) => {
     await login(page, DEMO_USERS.staff);
     await expect(page).toHaveURL(/\/tablet$/);
+    await expect(page.getByRole("heading", { name: "Start a survey on this tablet" })).toBeVisible();
   });
 
   test("sends an iPad opening / to /tablet", async ({ page }) => {
     await login(page, DEMO_USERS.staff, { redirect: "/patients" });
     await page.goto("/");
     await expect(page).toHaveURL(/\/tablet$/);
+    await expect(page.getByRole("heading", { name: "Start a survey on this tablet" })).toBeVisible();
   });
 });
 
