@@ -134,7 +134,8 @@ describe("LoginForm", () => {
         errors: [{ field: "code", message: "The code is not valid." }],
       },
     });
-    expect((await screen.findByRole("alert")).textContent).toBe("The code is not valid.");
+    // The alert's element may be there a moment before its message (a busy machine showed it empty).
+    await waitFor(() => expect(screen.getByRole("alert").textContent).toBe("The code is not valid."));
     expect(screen.getByLabelText("Authentication code").getAttribute("aria-invalid")).toBe("true");
 
     await user.click(screen.getByRole("button", { name: "Use a recovery code" }));
