@@ -10,7 +10,7 @@ import {
   test,
   type ExtraServer,
 } from "./fixtures";
-import { startMllpReceiver, type MllpReceiver } from "./mllp-receiver";
+import { startMllpPeer, type MllpPeer } from "../../api/test/peers/mllp-peer";
 
 const XHR = { "X-Requested-With": "XMLHttpRequest" };
 
@@ -45,13 +45,14 @@ async function sendResult(page: Page, base: string, interfaceId: string, tag: st
 
 // The delivery worker runs outside test mode only, so these tests use their own development-mode server.
 let server: ExtraServer;
-let listener: MllpReceiver;
+let listener: MllpPeer;
 
 test.describe("Deliveries screen", () => {
   test.describe.configure({ timeout: 240_000 });
 
   test.beforeAll(async () => {
-    listener = await startMllpReceiver();
+    listener = await startMllpPeer();
+    listener.reason = "unknown patient";
     server = await startServer({ NODE_ENV: "development", LOG_LEVEL: "warn" });
   });
 
@@ -84,10 +85,10 @@ test.describe("Deliveries screen", () => {
     const interfaceId = ((await created.json()) as { id: string }).id;
 
     // The receiver rejects the first message (a final failure); the second waits behind it.
-    listener.code = "AR";
+    listener.mode = "AR";
     await sendResult(page, base, interfaceId, "first");
-    await expect.poll(() => listener.controlIds.length, { timeout: 30_000 }).toBe(1);
-    listener.code = "AA";
+    await expect.poll(() => listener.controlIds().length, { timeout: 30_000 }).toBe(1);
+    listener.mode = "AA";
     await sendResult(page, base, interfaceId, "second");
 
     await page.goto(`${base}/deliveries`);
@@ -112,7 +113,7 @@ test.describe("Deliveries screen", () => {
     await expect(dialog).toBeVisible();
     const message = dialog.getByLabel("The message as sent");
     await expect(message).toContainText("MSH|");
-    await expect(message).toContainText(`|${listener.controlIds[0]}|`);
+    await expect(message).toContainText(`|${listener.controlIds()[0]}|`);
     await expect(dialog.getByRole("link", { name: "Download the message" })).toHaveAttribute(
       "href",
       /\/api\/deliveries\/[0-9a-f]{24}\/message\?download=true$/,
@@ -120,19 +121,19 @@ test.describe("Deliveries screen", () => {
     await expectNoSeriousA11yViolations(page);
     const download = page.waitForEvent("download");
     await dialog.getByRole("link", { name: "Download the message" }).click();
-    expect((await download).suggestedFilename()).toBe(`${listener.controlIds[0]}.hl7`);
+    expect((await download).suggestedFilename()).toBe(`${listener.controlIds()[0]}.hl7`);
     await dialog.getByRole("button", { name: "Close" }).click();
     await expect(dialog).toBeHidden();
 
     // The second message is held behind the failed one until it is skipped.
-    expect(listener.controlIds).toHaveLength(1);
+    expect(listener.controlIds()).toHaveLength(1);
     await failed.getByRole("button", { name: /^Skip / }).click();
     const confirm = page.getByRole("dialog", { name: "Skip this message" });
     await confirm.getByRole("button", { name: "Yes" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Delivery skipped." })).toBeVisible();
     await expect(table).toContainText("No failed deliveries.");
     await expect(nav.getByRole("link", { name: "Deliveries", exact: true })).toBeVisible();
-    await expect.poll(() => listener.controlIds.length, { timeout: 30_000 }).toBe(2);
+    await expect.poll(() => listener.controlIds().length, { timeout: 30_000 }).toBe(2);
 
     await page.getByLabel("Status").selectOption({ label: "Skipped" });
     await expect(rows).toHaveCount(1);
@@ -141,7 +142,7 @@ test.describe("Deliveries screen", () => {
       .getByRole("button", { name: /^Resend / })
       .click();
     await expect(page.getByRole("status").filter({ hasText: "Delivery queued." })).toBeVisible();
-    await expect.poll(() => listener.controlIds.length, { timeout: 30_000 }).toBe(3);
+    await expect.poll(() => listener.controlIds().length, { timeout: 30_000 }).toBe(3);
     await page.getByLabel("Status").selectOption({ label: "Delivered" });
     await expect(table.locator("tbody tr").filter({ hasText: interfaceName })).toHaveCount(2, {
       timeout: 30_000,

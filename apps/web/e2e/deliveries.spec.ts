@@ -8,19 +8,19 @@ import {
   test,
   type ExtraServer,
 } from "./fixtures";
-import { startMllpReceiver, type MllpReceiver } from "./mllp-receiver";
+import { startMllpPeer, type MllpPeer } from "../../api/test/peers/mllp-peer";
 
 const XHR = { "X-Requested-With": "XMLHttpRequest" };
 
 // The delivery worker runs outside test mode only, so these tests use their own development-mode server.
 let server: ExtraServer;
-let listener: MllpReceiver;
+let listener: MllpPeer;
 
 test.describe("result deliveries", () => {
   test.describe.configure({ timeout: 240_000 });
 
   test.beforeAll(async () => {
-    listener = await startMllpReceiver();
+    listener = await startMllpPeer();
     server = await startServer({ NODE_ENV: "development", LOG_LEVEL: "warn" });
   });
 
@@ -99,8 +99,8 @@ test.describe("result deliveries", () => {
     await expect(first.getByRole("cell").nth(1)).toHaveText("HL7");
     await expect(first.getByRole("cell").nth(2)).toHaveText(interfaceName);
     await expect(first.getByRole("cell").nth(3)).toHaveText("delivered", { timeout: 30_000 });
-    await expect.poll(() => listener.controlIds.length, { timeout: 15_000 }).toBe(1);
-    const [firstControlId] = listener.controlIds;
+    await expect.poll(() => listener.controlIds().length, { timeout: 15_000 }).toBe(1);
+    const [firstControlId] = listener.controlIds();
     expect(firstControlId).toMatch(/\S/);
     await expect(first.getByRole("cell").nth(4)).toHaveText("1");
     await expect(first.getByRole("cell").nth(5)).toHaveText("");
@@ -112,8 +112,8 @@ test.describe("result deliveries", () => {
     await expect(rows).toHaveCount(2);
     await expect(rows.nth(0).getByRole("cell").nth(3)).toHaveText("delivered", { timeout: 30_000 });
     await expect(rows.nth(1).getByRole("cell").nth(3)).toHaveText("delivered");
-    await expect.poll(() => listener.controlIds.length, { timeout: 15_000 }).toBe(2);
-    const secondControlId = listener.controlIds[1];
+    await expect.poll(() => listener.controlIds().length, { timeout: 15_000 }).toBe(2);
+    const secondControlId = listener.controlIds()[1];
     expect(secondControlId).not.toBe(firstControlId);
     await expect(rows.nth(0).getByRole("cell").nth(6)).toHaveText(`MSA|AA|${secondControlId}`);
     await expect(rows.nth(1).getByRole("cell").nth(6)).toHaveText(`MSA|AA|${firstControlId}`);

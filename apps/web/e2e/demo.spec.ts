@@ -7,7 +7,7 @@ import {
   test,
   type ExtraServer,
 } from "./fixtures";
-import { startMllpReceiver } from "./mllp-receiver";
+import { startMllpPeer } from "../../api/test/peers/mllp-peer";
 
 const XHR = { "X-Requested-With": "XMLHttpRequest" };
 
@@ -69,7 +69,7 @@ test.describe("demo data", () => {
   test("Today lists a delivery the EHR refused, and its result opens from there", async ({ page }) => {
     const base = server.baseURL;
     // An EHR that refuses every message (AR, HL7 table 0008: rejected).
-    const refusing = await startMllpReceiver({ code: "AR", reason: "Unknown patient" });
+    const refusing = await startMllpPeer("AR");
     try {
       await login(page, DEMO_USERS.admin, { baseURL: base, redirect: "/interfaces" });
       const created = await page.request.post(`${base}/api/interfaces`, {

@@ -8,9 +8,13 @@ export interface MllpPeer {
   port: number;
   /** Every message received, parsed by Medplum's independent HL7 parser. */
   received: Hl7Message[];
+  /** The control id (MSH-10) of every message received, in order. */
+  controlIds: () => string[];
   /** Connections accepted so far. */
   connections: () => number;
   mode: MllpPeerMode;
+  /** The text of an AE or AR acknowledgment (MSA-3). */
+  reason: string;
   /** When set, decides how to answer each message (0-based count of messages so far); else `mode`. */
   decide?: (index: number) => MllpPeerMode;
   close: () => Promise<void>;
@@ -19,12 +23,12 @@ export interface MllpPeer {
 const START = 0x0b;
 const END = Buffer.from([0x1c, 0x0d]);
 
-function ackFor(message: Hl7Message, code: string): string {
+function ackFor(message: Hl7Message, code: string, reason: string): string {
   const msh = message.getSegment("MSH")!;
   const field = (n: number) => msh.getField(n)?.toString() ?? "";
   return [
     `MSH|^~\\&|${field(5)}|${field(6)}|${field(3)}|${field(4)}|20260101000000||ACK^R01^ACK|ACK-${field(10)}|P|2.5.1`,
-    `MSA|${code}|${field(10)}|${code === "AA" ? "" : "rejected by test peer"}`,
+    `MSA|${code}|${field(10)}${code === "AA" ? "" : `|${reason}`}`,
   ].join("\r");
 }
 
@@ -35,8 +39,10 @@ export async function startMllpPeer(mode: MllpPeerMode = "AA", port = 0): Promis
   const peer: MllpPeer = {
     port: 0,
     received: [],
+    controlIds: () => peer.received.map((message) => message.getSegment("MSH")?.getField(10)?.toString() ?? ""),
     connections: () => connections,
     mode,
+    reason: "rejected by test peer",
     close: () =>
       new Promise((resolve) => {
         for (const s of sockets) s.destroy();
@@ -65,7 +71,7 @@ export async function startMllpPeer(mode: MllpPeerMode = "AA", port = 0): Promis
         }
         peer.received.push(message);
         if (mode === "silent") continue;
-        socket.write(Buffer.concat([Buffer.from([START]), Buffer.from(ackFor(message, mode)), END]));
+        socket.write(Buffer.concat([Buffer.from([START]), Buffer.from(ackFor(message, mode, peer.reason)), END]));
       }
     });
   });
