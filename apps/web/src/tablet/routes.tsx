@@ -22,9 +22,8 @@ function useRest(): string {
  * A path outside /tablet: the staff app's page answers it, so it is loaded in full (the server never
  * answers such a path with this page; if it did, the page would say it has nothing there).
  */
-function ElsewhereInFull() {
-  const [pathname] = useLocation();
-  if (!useServedHere(pathname, useRest())) return null;
+function ElsewhereInFull({ pathname, rest }: { pathname: string; rest: string }) {
+  if (!useServedHere(pathname, rest)) return null;
   return <NotFoundPage home={<a href="/">Go to the start page</a>} />;
 }
 
@@ -58,7 +57,7 @@ export default function TabletRoutes() {
             <Redirect to="/tablet" replace />
           </Route>
           <Route>
-            <ElsewhereInFull />
+            <ElsewhereInFull pathname={pathname} rest={rest} />
           </Route>
         </Switch>
       )}

@@ -42,33 +42,37 @@ beforeEach(() => {
   localStorage.clear();
 });
 
+/** The store of a hand-over (this file's own by default), sealed with `key` in this page's storage. */
+const openStore = (key: string, handoverId = handover.handoverId) =>
+  TabletStore.open(localStorage, handoverId, key, subtle);
+
 describe("TabletStore", () => {
   test("reads back the session and survey sealed for its hand-over", async () => {
     const key = newKey();
-    const store = await TabletStore.open(localStorage, handover.handoverId, key, subtle);
+    const store = await openStore(key);
     const session = { ...newTabletSession(handover, 1_000), answers: { mood: "ok" }, pageIndex: 2 };
     await store.save(session);
     await store.saveSurvey(stored, 1_000);
 
-    const reopened = await TabletStore.open(localStorage, handover.handoverId, key, subtle);
+    const reopened = await openStore(key);
     expect(await reopened.load(2_000, IDLE_MS)).toEqual({ session, survey: stored, idleExpired: false });
   });
 
   test("seals and reads back a survey of a megabyte, far past the arguments a call may take", async () => {
     const key = newKey();
-    const store = await TabletStore.open(localStorage, handover.handoverId, key, subtle);
+    const store = await openStore(key);
     const session = newTabletSession(handover, 1_000);
     await store.save(session);
     const big: StoredSurvey = { ...stored, survey: { ...survey, description: "é".repeat(500_000) } };
     await store.saveSurvey(big, 1_000);
 
-    const reopened = await TabletStore.open(localStorage, handover.handoverId, key, subtle);
+    const reopened = await openStore(key);
     expect(await reopened.load(2_000, IDLE_MS)).toEqual({ session, survey: big, idleExpired: false });
   });
 
   test("seals a survey given a promise to wait for only once it settles, and not at all if cleared first", async () => {
     const key = newKey();
-    const store = await TabletStore.open(localStorage, handover.handoverId, key, subtle);
+    const store = await openStore(key);
     await store.save(newTabletSession(handover, 1_000));
     let shown = () => {};
     const saved = store.saveSurvey(stored, 1_000, new Promise<void>((resolve) => (shown = resolve)));
@@ -89,7 +93,7 @@ describe("TabletStore", () => {
   });
 
   test("keeps nothing of the patient readable in browser storage", async () => {
-    const store = await TabletStore.open(localStorage, handover.handoverId, newKey(), subtle);
+    const store = await openStore(newKey());
     await store.save({
       ...newTabletSession(handover, 1_000),
       answers: { nickname: "Tess Tablet", notes: "private" },
@@ -104,19 +108,19 @@ describe("TabletStore", () => {
   });
 
   test("cannot read the stored copy without the hand-over's key, and wipes it", async () => {
-    const store = await TabletStore.open(localStorage, handover.handoverId, newKey(), subtle);
+    const store = await openStore(newKey());
     await store.save({ ...newTabletSession(handover, 1_000), answers: { mood: "ok" } });
 
-    const wrongKey = await TabletStore.open(localStorage, handover.handoverId, newKey(), subtle);
+    const wrongKey = await openStore(newKey());
     expect(await wrongKey.load(2_000, IDLE_MS)).toEqual({ session: null, survey: null, idleExpired: false });
     expect(localStorage.getItem(TABLET_SESSION_KEY)).toBeNull();
   });
 
   test("wipes a copy left by another hand-over, and gives back one idle past the timeout marked so", async () => {
     const key = newKey();
-    const store = await TabletStore.open(localStorage, handover.handoverId, key, subtle);
+    const store = await openStore(key);
     await store.save(newTabletSession(handover, 1_000));
-    const other = await TabletStore.open(localStorage, "o".repeat(24), key, subtle);
+    const other = await openStore(key, "o".repeat(24));
     expect((await other.load(2_000, IDLE_MS)).session).toBeNull();
     expect(localStorage.length).toBe(0);
 
@@ -131,7 +135,7 @@ describe("TabletStore", () => {
 
   test("wipes a tampered copy instead of using it", async () => {
     const key = newKey();
-    const store = await TabletStore.open(localStorage, handover.handoverId, key, subtle);
+    const store = await openStore(key);
     await store.save(newTabletSession(handover, 1_000));
     const envelope = JSON.parse(localStorage.getItem(TABLET_SESSION_KEY) ?? "{}") as { data: string };
     envelope.data = `A${envelope.data.slice(1)}`;
@@ -141,7 +145,7 @@ describe("TabletStore", () => {
 
   test("writes in order, and a write still encrypting when the store is cleared never lands", async () => {
     const key = newKey();
-    const store = await TabletStore.open(localStorage, handover.handoverId, key, subtle);
+    const store = await openStore(key);
     const first = store.save({ ...newTabletSession(handover, 1_000), pageIndex: 1 });
     const second = store.save({ ...newTabletSession(handover, 1_000), pageIndex: 2 });
     await Promise.all([first, second]);
@@ -161,7 +165,7 @@ describe("TabletStore", () => {
   });
 
   test("clearTabletSession leaves nothing behind", async () => {
-    const store = await TabletStore.open(localStorage, handover.handoverId, newKey(), subtle);
+    const store = await openStore(newKey());
     await store.save(newTabletSession(handover, 1_000));
     await store.saveSurvey(stored, 1_000);
     clearTabletSession(localStorage);
