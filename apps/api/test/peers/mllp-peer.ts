@@ -39,7 +39,8 @@ export async function startMllpPeer(mode: MllpPeerMode = "AA", port = 0): Promis
   const peer: MllpPeer = {
     port: 0,
     received: [],
-    controlIds: () => peer.received.map((message) => message.getSegment("MSH")?.getField(10)?.toString() ?? ""),
+    controlIds: () =>
+      peer.received.map((message) => message.getSegment("MSH")?.getField(10)?.toString() ?? ""),
     connections: () => connections,
     mode,
     reason: "rejected by test peer",
@@ -71,7 +72,9 @@ export async function startMllpPeer(mode: MllpPeerMode = "AA", port = 0): Promis
         }
         peer.received.push(message);
         if (mode === "silent") continue;
-        socket.write(Buffer.concat([Buffer.from([START]), Buffer.from(ackFor(message, mode, peer.reason)), END]));
+        socket.write(
+          Buffer.concat([Buffer.from([START]), Buffer.from(ackFor(message, mode, peer.reason)), END]),
+        );
       }
     });
   });
