@@ -5,7 +5,7 @@
  * frame that shows it), with the writes to browser storage counted while typing.
  */
 import { loadavg } from "node:os";
-import { chromium, type Browser } from "@playwright/test";
+import type { Browser } from "@playwright/test";
 import {
   createCondition,
   createPage,
@@ -15,6 +15,7 @@ import {
   type QuestionType,
   type Survey,
 } from "@core-care/survey-engine";
+import { launchBenchBrowser } from "./browser";
 import { startApiServer, type ApiServer } from "./api-server";
 
 const KEYS = Number(process.env.BENCH_DESIGNER_KEYS ?? 60);
@@ -138,10 +139,7 @@ function quantile(values: number[], q: number): number {
 export async function benchDesigner(appDir: string): Promise<void> {
   console.log("\nSurvey designer: 200 questions on a page beside 16…");
   const api = await startApiServer(appDir);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-  });
+  const browser = await launchBenchBrowser();
   try {
     const admin = await api.login("admin@demo.test");
     const sizes = [16, 200];

@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { resolve } from "node:path";
-import { chromium } from "@playwright/test";
+import { launchBenchBrowser } from "./browser";
 import { startApiServer } from "./api-server";
 
 const apiRoot = resolve(import.meta.dirname, "../../api");
@@ -44,10 +44,7 @@ async function seed(dataDir: string): Promise<void> {
 export async function benchReport(appDir: string): Promise<void> {
   console.log(`\nReport runner: seeding ${TOTAL} results (${TODAY} of them today)…`);
   const api = await startApiServer(appDir, { prepare: seed });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-  });
+  const browser = await launchBenchBrowser();
   try {
     const startPeak = peakMiB(api.pid);
     const admin = await api.login("admin@demo.test");
