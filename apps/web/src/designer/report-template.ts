@@ -5,6 +5,7 @@
  * `{{#unless path}}…{{/unless}}`. Paths are looked up in the current scope, then in the outer ones.
  * Nothing the data holds is ever inserted as markup.
  */
+import { toText } from "../ui/form";
 
 type Node =
   | { kind: "text"; text: string }
@@ -89,23 +90,6 @@ function lookup(path: string, scopes: readonly Scope[]): unknown {
   return undefined;
 }
 
-function display(value: unknown): string {
-  switch (typeof value) {
-    case "string":
-      return value;
-    case "number":
-    case "boolean":
-    case "bigint":
-      return String(value);
-    case "object":
-      return value === null ? "" : JSON.stringify(value);
-    case "undefined":
-    case "symbol":
-    case "function":
-      return "";
-  }
-}
-
 function truthy(value: unknown): boolean {
   return Array.isArray(value) ? value.length > 0 : Boolean(value);
 }
@@ -118,7 +102,7 @@ function render(nodes: readonly Node[], scopes: Scope[]): string {
         out += node.text;
         break;
       case "value":
-        out += escapeHtml(display(lookup(node.path, scopes)));
+        out += escapeHtml(toText(lookup(node.path, scopes)));
         break;
       case "if":
       case "unless": {

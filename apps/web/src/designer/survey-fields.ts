@@ -1,4 +1,5 @@
 import { answerPaths, questionPath, type Question, type Survey } from "@core-care/survey-engine";
+import { toText } from "../ui/form";
 
 /** The globals a condition may read besides the answers (SPEC 3). */
 export const GLOBAL_FIELDS = ["tenant.id", "tenant.location.id", "sex", "age"] as const;
@@ -73,20 +74,7 @@ export function conditionValue(text: string, action: string, kind: FieldOption["
 /** A condition's value as the text its input shows. */
 export function conditionText(value: unknown): string {
   if (Array.isArray(value)) return value.map((item) => conditionText(item)).join(", ");
-  switch (typeof value) {
-    case "string":
-      return value;
-    case "number":
-    case "boolean":
-    case "bigint":
-      return String(value);
-    case "object":
-      return value === null ? "" : JSON.stringify(value);
-    case "undefined":
-    case "symbol":
-    case "function":
-      return "";
-  }
+  return toText(value);
 }
 
 /** Moves the item at `from` by `step` places (clamped); returns a new list. */
