@@ -18,6 +18,7 @@ import {
   surveyVersions,
   tenants,
 } from "../db/schema.js";
+import { resultPatient, resultSurveyVersion } from "../db/joins.js";
 import { conflict, fieldError, notFound } from "../errors.js";
 import { audit } from "../services/audit.js";
 import { buildCda } from "./cda.js";
@@ -70,18 +71,8 @@ export async function loadDocumentInput(
     .select({ result: surveyResults, tenant: tenants, patient: patients, survey: surveyVersions.definition })
     .from(surveyResults)
     .innerJoin(tenants, eq(tenants.id, surveyResults.tenantId))
-    .innerJoin(
-      patients,
-      and(eq(patients.tenantId, surveyResults.tenantId), eq(patients.id, surveyResults.patientId)),
-    )
-    .innerJoin(
-      surveyVersions,
-      and(
-        eq(surveyVersions.tenantId, surveyResults.surveyTenantId),
-        eq(surveyVersions.surveyId, surveyResults.surveyId),
-        eq(surveyVersions.version, surveyResults.surveyVersion),
-      ),
-    )
+    .innerJoin(patients, resultPatient)
+    .innerJoin(surveyVersions, resultSurveyVersion)
     .where(
       and(
         eq(surveyResults.tenantId, tenantId),
@@ -388,10 +379,7 @@ export async function listTenantDeliveries(
       surveyResults,
       and(eq(surveyResults.tenantId, deliveries.tenantId), eq(surveyResults.id, deliveries.resultId)),
     )
-    .leftJoin(
-      patients,
-      and(eq(patients.tenantId, surveyResults.tenantId), eq(patients.id, surveyResults.patientId)),
-    )
+    .leftJoin(patients, resultPatient)
     .where(and(...conditions))
     .orderBy(desc(deliveries.id))
     .limit(query.limit + 1);

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { PatientListQuery, SurveyResultListQuery } from "@core-care/schema";
 import type { Db } from "../db/index.js";
 import { patients, surveyResults, surveyVersions } from "../db/schema.js";
+import { resultPatient, resultSurveyVersion } from "../db/joins.js";
 import { resultListFilters } from "./survey-results.js";
 import { patientSearch } from "./patient-search.js";
 import { patientColumns } from "./patients.js";
@@ -71,18 +72,8 @@ export async function* resultsForExport(
         at: sql<string>`${surveyResults.createdAt}::text`,
       })
       .from(surveyResults)
-      .leftJoin(
-        patients,
-        and(eq(patients.tenantId, surveyResults.tenantId), eq(patients.id, surveyResults.patientId)),
-      )
-      .leftJoin(
-        surveyVersions,
-        and(
-          eq(surveyVersions.tenantId, surveyResults.surveyTenantId),
-          eq(surveyVersions.surveyId, surveyResults.surveyId),
-          eq(surveyVersions.version, surveyResults.surveyVersion),
-        ),
-      )
+      .leftJoin(patients, resultPatient)
+      .leftJoin(surveyVersions, resultSurveyVersion)
       .where(
         and(
           ...filters,

@@ -13,6 +13,7 @@ import {
 } from "@core-care/schema";
 import type { Db } from "../db/index.js";
 import { patients, surveyResults, surveyVersions } from "../db/schema.js";
+import { resultPatient } from "../db/joins.js";
 import { patientNotRemoved } from "./survey-results.js";
 
 /** Results read per statement: one page is all the stream holds in memory at a time. */
@@ -94,10 +95,7 @@ export async function* reportPages(
         at: sql<string>`${surveyResults.createdAt}::text`,
       })
       .from(surveyResults)
-      .leftJoin(
-        patients,
-        and(eq(patients.tenantId, surveyResults.tenantId), eq(patients.id, surveyResults.patientId)),
-      )
+      .leftJoin(patients, resultPatient)
       .where(
         and(
           eq(surveyResults.tenantId, tenantId),

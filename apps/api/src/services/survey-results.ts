@@ -10,6 +10,7 @@ import type {
 import { PAGE_SIZE } from "@core-care/schema";
 import { executeOn, rowsOf, type Db, type Execute } from "../db/index.js";
 import { patients, surveyResults, surveyVersions } from "../db/schema.js";
+import { resultPatient, resultSurveyVersion } from "../db/joins.js";
 import { notFound } from "../errors.js";
 import { after, cappedCount, decodeCursor, pageOf, totalOfPage } from "./keyset.js";
 
@@ -111,18 +112,8 @@ function summaryQuery(db: Db) {
   return db
     .select(summaryColumns)
     .from(surveyResults)
-    .leftJoin(
-      patients,
-      and(eq(patients.tenantId, surveyResults.tenantId), eq(patients.id, surveyResults.patientId)),
-    )
-    .leftJoin(
-      surveyVersions,
-      and(
-        eq(surveyVersions.tenantId, surveyResults.surveyTenantId),
-        eq(surveyVersions.surveyId, surveyResults.surveyId),
-        eq(surveyVersions.version, surveyResults.surveyVersion),
-      ),
-    );
+    .leftJoin(patients, resultPatient)
+    .leftJoin(surveyVersions, resultSurveyVersion);
 }
 
 /**
@@ -194,18 +185,8 @@ export async function listResults(
       cappedTotal: cappedCount(surveyResults, where),
     })
     .from(surveyResults)
-    .leftJoin(
-      patients,
-      and(eq(patients.tenantId, surveyResults.tenantId), eq(patients.id, surveyResults.patientId)),
-    )
-    .leftJoin(
-      surveyVersions,
-      and(
-        eq(surveyVersions.tenantId, surveyResults.surveyTenantId),
-        eq(surveyVersions.surveyId, surveyResults.surveyId),
-        eq(surveyVersions.version, surveyResults.surveyVersion),
-      ),
-    )
+    .leftJoin(patients, resultPatient)
+    .leftJoin(surveyVersions, resultSurveyVersion)
     .where(
       cursor === undefined
         ? where
