@@ -69,6 +69,16 @@ export function pagedListOf<T extends z.ZodType>(item: T) {
   });
 }
 
+/** A keyset-paged list as the API answers it ({@link pagedListOf}). */
+export interface PagedList<T> {
+  items: T[];
+  /** At most {@link TOTAL_CAP}; past it `totalCapped` is true. */
+  total: number;
+  totalCapped: boolean;
+  nextCursor: string | null;
+  prevCursor: string | null;
+}
+
 /** `{ id }` answers of creating calls. */
 export const IdResponseSchema = z.object({ id: z.string() });
 export type IdResponse = z.infer<typeof IdResponseSchema>;

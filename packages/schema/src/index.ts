@@ -17,6 +17,7 @@ export {
   type DocumentId,
   type TenantId,
   type IdResponse,
+  type PagedList,
 } from "./common.js";
 export {
   Role,

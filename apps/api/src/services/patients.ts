@@ -4,6 +4,7 @@ import { objectId } from "@core-care/survey-engine";
 import {
   PAGE_SIZE,
   TOTAL_CAP,
+  type PagedList,
   type Patient,
   type PatientInput,
   type PatientListQuery,
@@ -147,13 +148,7 @@ export async function listPatients(
   db: Db,
   tenantId: string,
   query: PatientListQuery,
-): Promise<{
-  items: Patient[];
-  total: number;
-  totalCapped: boolean;
-  nextCursor: string | null;
-  prevCursor: string | null;
-}> {
+): Promise<PagedList<Patient>> {
   const search = patientSearch(query.q);
   const where = and(live(tenantId), search);
   const keyset = KEYSETS[query.sort];

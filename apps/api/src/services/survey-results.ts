@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, gte, isNotNull, isNull, sql, type SQL } from
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { durationStart } from "@core-care/survey-engine";
 import type {
+  PagedList,
   SurveyResult,
   SurveyResultListItem,
   SurveyResultListQuery,
@@ -153,13 +154,7 @@ export async function listResults(
   query: SurveyResultListQuery,
   now = new Date(),
   execute: Execute = executeOn(db),
-): Promise<{
-  items: SurveyResultListItem[];
-  total: number;
-  totalCapped: boolean;
-  nextCursor: string | null;
-  prevCursor: string | null;
-}> {
+): Promise<PagedList<SurveyResultListItem>> {
   const where = and(...resultListFilters(tenantId, query, now));
   const cursor =
     query.cursor === undefined

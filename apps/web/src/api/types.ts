@@ -43,8 +43,4 @@ export interface ListResponse<T> {
 }
 
 /** A keyset-paged list: `total` counts at most 1,000 (then `totalCapped`), cursors lead either way. */
-export interface PagedList<T> extends ListResponse<T> {
-  totalCapped: boolean;
-  nextCursor: string | null;
-  prevCursor: string | null;
-}
+export type { PagedList } from "@core-care/schema";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { objectId } from "@core-care/survey-engine";
-import { TOTAL_CAP, type Patient, type PatientInput } from "@core-care/schema";
+import { TOTAL_CAP, type PagedList, type Patient, type PatientInput } from "@core-care/schema";
 import {
   createTestApp,
   errorFields,
@@ -21,13 +21,7 @@ afterAll(async () => {
   await t.close();
 });
 
-interface Page {
-  items: Patient[];
-  total: number;
-  totalCapped: boolean;
-  nextCursor: string | null;
-  prevCursor: string | null;
-}
+type Page = PagedList<Patient>;
 
 async function signedIn() {
   const u = await t.createTestTenant({ role: "user" });

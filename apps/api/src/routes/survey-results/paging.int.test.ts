@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { CORE_CARE_WELLNESS_EXAM_ID, objectId } from "@core-care/survey-engine";
-import { TOTAL_CAP, type Patient, type SurveyResultListItem } from "@core-care/schema";
+import { TOTAL_CAP, type PagedList, type Patient, type SurveyResultListItem } from "@core-care/schema";
 import {
   createTestApp,
   errorFields,
@@ -22,13 +22,7 @@ afterAll(async () => {
   await t.close();
 });
 
-interface Page {
-  items: SurveyResultListItem[];
-  total: number;
-  totalCapped: boolean;
-  nextCursor: string | null;
-  prevCursor: string | null;
-}
+type Page = PagedList<SurveyResultListItem>;
 
 /** A practice with one patient and one result saved through the API (the template of inserted rows). */
 async function clinic() {
