@@ -4,7 +4,7 @@ import { api } from "../api/client";
 import { AuthLayout } from "./auth-layout";
 import { formText } from "../ui/form";
 import { FieldMessage, formFailure, invalidProps, NO_FAILURE, type FormFailure } from "../ui/field-errors";
-import { PasswordRules } from "../ui/password-rules";
+import { NewPasswordFields, passwordsDiffer } from "../ui/new-password-fields";
 
 /** The fields the server may name in its answer, as this form calls them. */
 const FIELDS = ["oldPassword", "password", "confirmPassword"];
@@ -22,13 +22,9 @@ export default function ChangePasswordPage() {
   async function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    const password = formText(data, "password");
-    const confirmPassword = formText(data, "confirmPassword");
-    if (password !== confirmPassword) {
-      setFailure({
-        form: "Please correct the field marked below.",
-        fields: { confirmPassword: "The new passwords do not match." },
-      });
+    const differ = passwordsDiffer(data, "password");
+    if (differ !== null) {
+      setFailure(differ);
       return;
     }
     setFailure(NO_FAILURE);
@@ -39,8 +35,8 @@ export default function ChangePasswordPage() {
         {
           email: formText(data, "email").trim(),
           oldPassword: formText(data, "oldPassword"),
-          password,
-          confirmPassword,
+          password: formText(data, "password"),
+          confirmPassword: formText(data, "confirmPassword"),
         },
         { handleErrors: true },
       );
@@ -86,32 +82,7 @@ export default function ChangePasswordPage() {
           />
           <FieldMessage id={`${id}-old`} message={failure.fields.oldPassword} />
         </div>
-        <div className="field">
-          <label htmlFor={`${id}-new`}>New password</label>
-          <input
-            id={`${id}-new`}
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            minLength={15}
-            required
-            {...invalidProps(`${id}-new`, failure.fields.password, `${id}-rule`)}
-          />
-          <FieldMessage id={`${id}-new`} message={failure.fields.password} />
-          <PasswordRules id={`${id}-rule`} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-confirm`}>Confirm new password</label>
-          <input
-            id={`${id}-confirm`}
-            name="confirmPassword"
-            type="password"
-            autoComplete="new-password"
-            required
-            {...invalidProps(`${id}-confirm`, failure.fields.confirmPassword)}
-          />
-          <FieldMessage id={`${id}-confirm`} message={failure.fields.confirmPassword} />
-        </div>
+        <NewPasswordFields id={id} failure={failure} />
         <p className="form-error" role="alert">
           {failure.form}
         </p>

@@ -4,9 +4,9 @@ import { api, formErrorMessage } from "../api/client";
 import { readBodyMe } from "../api/session";
 import type { Me, TenantRef } from "../api/types";
 import type { InvitationLookupResponse } from "@core-care/schema";
-import { FieldMessage, formFailure, invalidProps, NO_FAILURE, type FormFailure } from "../ui/field-errors";
+import { formFailure, NO_FAILURE, type FormFailure } from "../ui/field-errors";
 import { formText } from "../ui/form";
-import { PasswordRules } from "../ui/password-rules";
+import { NewPasswordFields, passwordsDiffer } from "../ui/new-password-fields";
 import { AuthLayout } from "./auth-layout";
 
 type Step =
@@ -40,13 +40,9 @@ function ChoosePassword({
   async function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    const password = formText(data, "password");
-    const confirmPassword = formText(data, "confirmPassword");
-    if (password !== confirmPassword) {
-      setFailure({
-        form: "Please correct the field marked below.",
-        fields: { confirmPassword: "The passwords do not match." },
-      });
+    const differ = passwordsDiffer(data, "password");
+    if (differ !== null) {
+      setFailure(differ);
       return;
     }
     setFailure(NO_FAILURE);
@@ -54,7 +50,7 @@ function ChoosePassword({
     try {
       await api.post(
         "/api/users/invitations/accept",
-        { token, password, confirmPassword },
+        { token, password: formText(data, "password"), confirmPassword: formText(data, "confirmPassword") },
         { handleErrors: true },
       );
       onDone();
@@ -72,32 +68,7 @@ function ChoosePassword({
       </p>
       <form className="form auth-form" onSubmit={(e) => void submit(e)}>
         <input type="hidden" name="email" autoComplete="username" value={email} />
-        <div className="field">
-          <label htmlFor={`${id}-new`}>New password</label>
-          <input
-            id={`${id}-new`}
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            minLength={15}
-            required
-            {...invalidProps(`${id}-new`, failure.fields.password, `${id}-rules`)}
-          />
-          <FieldMessage id={`${id}-new`} message={failure.fields.password} />
-          <PasswordRules id={`${id}-rules`} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-confirm`}>Confirm new password</label>
-          <input
-            id={`${id}-confirm`}
-            name="confirmPassword"
-            type="password"
-            autoComplete="new-password"
-            required
-            {...invalidProps(`${id}-confirm`, failure.fields.confirmPassword)}
-          />
-          <FieldMessage id={`${id}-confirm`} message={failure.fields.confirmPassword} />
-        </div>
+        <NewPasswordFields id={id} failure={failure} />
         <p className="form-error" role="alert">
           {failure.form}
         </p>

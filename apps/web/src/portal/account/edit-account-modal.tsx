@@ -1,6 +1,7 @@
 import { useId, useRef, useState } from "react";
 import { api } from "../../api/client";
 import { FieldMessage, formFailure, invalidProps, NO_FAILURE, type FormFailure } from "../../ui/field-errors";
+import { passwordsDiffer } from "../../ui/new-password-fields";
 import { PasswordRules } from "../../ui/password-rules";
 
 /** The fields the server may name in its answer, as this form calls them. */
@@ -33,13 +34,9 @@ export function EditAccountModal({
     const element = form.current;
     if (!element || !element.reportValidity()) return;
     const data = new FormData(element);
-    const newPassword = formText(data, "newPassword");
-    const confirmPassword = formText(data, "confirmPassword");
-    if (newPassword !== confirmPassword) {
-      setFailure({
-        form: "Please correct the field marked below.",
-        fields: { confirmPassword: "The new passwords do not match." },
-      });
+    const differ = passwordsDiffer(data, "newPassword");
+    if (differ !== null) {
+      setFailure(differ);
       return;
     }
     setFailure(NO_FAILURE);
@@ -51,8 +48,8 @@ export function EditAccountModal({
           firstName: formText(data, "firstName").trim(),
           lastName: formText(data, "lastName").trim(),
           currentPassword: formText(data, "currentPassword"),
-          newPassword,
-          confirmPassword,
+          newPassword: formText(data, "newPassword"),
+          confirmPassword: formText(data, "confirmPassword"),
         },
         { handleErrors: true },
       );
