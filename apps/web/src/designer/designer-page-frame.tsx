@@ -68,3 +68,27 @@ export function DesignerPageFrame<E extends keyof EntityDocuments>({
     </>
   );
 }
+
+/**
+ * A designer's save state, announced as it changes, and its Save button (none for a read-only
+ * document): what the header of every designer shows.
+ */
+export function SaveState<T extends { version: number }>({ view }: { view: DesignerView<T> }) {
+  const { document, readOnly, saved, saving, onSave } = view;
+  return (
+    <>
+      <span className="designer-status" role="status">
+        {readOnly
+          ? `Read-only, version ${document.version}`
+          : saved
+            ? `All changes saved (version ${document.version})`
+            : "Unsaved changes"}
+      </span>
+      {readOnly ? null : (
+        <button type="button" className="button primary" disabled={saving} onClick={() => void onSave()}>
+          {saving ? "Saving..." : "Save"}
+        </button>
+      )}
+    </>
+  );
+}

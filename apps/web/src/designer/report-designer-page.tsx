@@ -3,7 +3,7 @@ import { Link, useParams } from "react-router-dom";
 import type { Report } from "@core-care/schema";
 import { DEFAULTS, objectId } from "@core-care/survey-engine";
 import { DurationSelect } from "../portal/results/duration-select";
-import { DesignerPageFrame, type DesignerView } from "./designer-page-frame";
+import { DesignerPageFrame, SaveState, type DesignerView } from "./designer-page-frame";
 import { loadReportData, withoutProtectedFields } from "./report-data";
 import { reportDocument } from "./report-protocol";
 import { REPORT_TIMEOUT_MS, ReportSandbox } from "./report-sandbox";
@@ -65,7 +65,8 @@ export default function ReportDesignerPage() {
   );
 }
 
-function ReportDesigner({ document: report, saved, readOnly, saving, onEdit, onSave }: DesignerView<Report>) {
+function ReportDesigner(view: DesignerView<Report>) {
+  const { document: report, readOnly, onEdit } = view;
   const id = useId();
   const output = useRef<HTMLDivElement>(null);
   const sandbox = useRef<ReportSandbox | null>(null);
@@ -109,18 +110,7 @@ function ReportDesigner({ document: report, saved, readOnly, saving, onEdit, onS
       <div className="page-header">
         <h1>Report designer</h1>
         <div className="designer-actions">
-          <span className="designer-status" role="status">
-            {readOnly
-              ? `Read-only, version ${report.version}`
-              : saved
-                ? `All changes saved (version ${report.version})`
-                : "Unsaved changes"}
-          </span>
-          {readOnly ? null : (
-            <button type="button" className="button primary" disabled={saving} onClick={() => void onSave()}>
-              {saving ? "Saving..." : "Save"}
-            </button>
-          )}
+          <SaveState view={view} />
           <Link to="/reports" className="button ghost">
             All reports
           </Link>

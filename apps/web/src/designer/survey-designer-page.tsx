@@ -10,7 +10,7 @@ import {
 } from "@core-care/survey-engine";
 import { useMe } from "../api/session";
 import { ConditionList, FieldOptionsContext } from "./condition-editor";
-import { DesignerPageFrame, type DesignerView } from "./designer-page-frame";
+import { DesignerPageFrame, SaveState, type DesignerView } from "./designer-page-frame";
 import { QuestionList, TranslationField } from "./question-editor";
 import { SurveyPreview } from "./survey-preview";
 import { downloadText, exportSurvey, fileNameOf, importSurvey } from "./survey-json";
@@ -44,15 +44,8 @@ export default function SurveyDesignerPage() {
   );
 }
 
-function SurveyDesigner({
-  document: survey,
-  saved,
-  readOnly,
-  shared,
-  saving,
-  onEdit,
-  onSave,
-}: DesignerView<Survey>) {
+function SurveyDesigner(view: DesignerView<Survey>) {
+  const { document: survey, readOnly, shared, onEdit } = view;
   const id = useId();
   const me = useMe();
   const [pageIndex, setPageIndex] = useState(0);
@@ -93,18 +86,7 @@ function SurveyDesigner({
       <div className="page-header">
         <h1>Survey designer</h1>
         <div className="designer-actions">
-          <span className="designer-status" role="status">
-            {readOnly
-              ? `Read-only, version ${survey.version}`
-              : saved
-                ? `All changes saved (version ${survey.version})`
-                : "Unsaved changes"}
-          </span>
-          {readOnly ? null : (
-            <button type="button" className="button primary" disabled={saving} onClick={() => void onSave()}>
-              {saving ? "Saving..." : "Save"}
-            </button>
-          )}
+          <SaveState view={view} />
           <button
             type="button"
             className="button"
