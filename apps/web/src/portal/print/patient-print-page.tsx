@@ -1,17 +1,16 @@
-import { useCallback, useRef, useState } from "react";
 import { useParams } from "react-router-dom";
 import { PAGE_SIZE } from "@core-care/schema";
 import { api } from "../../api/client";
 import { useMe } from "../../api/session";
 import type { ListResponse, Patient, SurveyResultSummary } from "../../api/types";
-import { LoadError, NOT_FOUND, useLoader } from "../../ui/load-state";
-import { RecordNotFound } from "../../ui/not-found";
 import { usePageTitle } from "../page-title";
 import {
   loadPrintedResult,
   PatientIdentifiers,
   PrintedResultSection,
   PrintFrame,
+  PrintPending,
+  usePrinted,
   type PrintedResult,
 } from "./print-parts";
 
@@ -43,29 +42,20 @@ async function loadPatientResults(patientId: string): Promise<PrintedResult[]> {
   return printed;
 }
 
+/** A patient and every result of theirs, as they print. */
+async function readPatient(patientId: string): Promise<{ patient: Patient; results: PrintedResult[] }> {
+  const patient = await api.get<Patient>(`/api/patients/${encodeURIComponent(patientId)}`);
+  return { patient, results: await loadPatientResults(patient.id) };
+}
+
 /** A patient as it prints (/patients/:patientId/print): practice, identifiers and every result's answers. */
 export default function PatientPrintPage() {
   const { patientId = "" } = useParams();
   const me = useMe();
   usePageTitle("Print patient");
-  const [printed, setPrinted] = useState<{ patient: Patient; results: PrintedResult[] } | null>(null);
-  const shown = useRef(patientId);
-  shown.current = patientId;
-
-  const load = useCallback(async () => {
-    setPrinted(null);
-    const patient = await api.get<Patient>(`/api/patients/${encodeURIComponent(patientId)}`);
-    const results = await loadPatientResults(patient.id);
-    if (shown.current === patientId) setPrinted({ patient, results });
-  }, [patientId]);
-  const loading = useLoader(load);
-
+  const { printed, loading } = usePrinted(patientId, readPatient);
   if (!printed) {
-    if (loading.failed === NOT_FOUND) {
-      return <RecordNotFound what="Patient" backTo="/patients" backLabel="Back to patients" />;
-    }
-    if (loading.failed !== null) return <LoadError what="The patient" state={loading} />;
-    return <div className="page-loading" aria-busy="true" />;
+    return <PrintPending loading={loading} what="Patient" backTo="/patients" backLabel="Back to patients" />;
   }
   const { patient, results } = printed;
   return (

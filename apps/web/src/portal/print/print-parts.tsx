@@ -1,9 +1,12 @@
+import { useCallback, useRef, useState } from "react";
 import { Link } from "react-router-dom";
 import type { Survey } from "@core-care/schema";
 import { TELE_AWV_SURVEY_ID } from "@core-care/survey-engine";
 import { api } from "../../api/client";
 import type { Patient, SurveyResult } from "../../api/types";
 import { AwvSummary } from "../../awv/awv-summary";
+import { LoadError, NOT_FOUND, useLoader, type LoadState } from "../../ui/load-state";
+import { RecordNotFound } from "../../ui/not-found";
 import { formatDateTime } from "../format";
 import { answerRows } from "../results/answer-rows";
 import "./print.css";
@@ -146,4 +149,42 @@ export function PrintedResultSection({
       )}
     </section>
   );
+}
+
+/**
+ * What a print page prints: `read(id)` for the record of `id`, null while it loads or after it failed
+ * (then `loading` says why). A read that ends after the page has moved to another record is dropped.
+ */
+export function usePrinted<T>(
+  id: string,
+  read: (id: string) => Promise<T>,
+): { printed: T | null; loading: LoadState } {
+  const [printed, setPrinted] = useState<T | null>(null);
+  const shown = useRef(id);
+  shown.current = id;
+  const load = useCallback(async () => {
+    setPrinted(null);
+    const value = await read(id);
+    if (shown.current === id) setPrinted(value);
+  }, [id, read]);
+  return { printed, loading: useLoader(load) };
+}
+
+/** What a print page shows until its record is there: not found, the failure with Retry, or loading. */
+export function PrintPending({
+  loading,
+  what,
+  backTo,
+  backLabel,
+}: {
+  loading: LoadState;
+  /** The record, as a heading names it ("Patient"). */
+  what: string;
+  backTo: string;
+  backLabel: string;
+}) {
+  if (loading.failed === NOT_FOUND)
+    return <RecordNotFound what={what} backTo={backTo} backLabel={backLabel} />;
+  if (loading.failed !== null) return <LoadError what={`The ${what.toLowerCase()}`} state={loading} />;
+  return <div className="page-loading" aria-busy="true" />;
 }

@@ -1,44 +1,42 @@
-import { useCallback, useRef, useState } from "react";
 import { useParams } from "react-router-dom";
 import { api } from "../../api/client";
 import { useMe } from "../../api/session";
 import type { Patient } from "../../api/types";
-import { LoadError, NOT_FOUND, useLoader } from "../../ui/load-state";
-import { RecordNotFound } from "../../ui/not-found";
 import { usePageTitle } from "../page-title";
 import {
   loadPrintedResult,
   PatientIdentifiers,
   PrintedResultSection,
   PrintFrame,
+  PrintPending,
+  usePrinted,
   type PrintedResult,
 } from "./print-parts";
+
+/** A result and its patient, as they print (the patient's name alone when the patient cannot be read). */
+async function readResult(resultId: string): Promise<{ result: PrintedResult; patient: Patient | null }> {
+  const result = await loadPrintedResult(resultId);
+  const patient = await api
+    .get<Patient>(`/api/patients/${encodeURIComponent(result.result.patientId)}`, { handleErrors: true })
+    .catch(() => null);
+  return { result, patient };
+}
 
 /** A survey result as it prints (/results/:resultId/print): practice, patient, every answer under its question. */
 export default function ResultPrintPage() {
   const { resultId = "" } = useParams();
   const me = useMe();
   usePageTitle("Print survey result");
-  const [printed, setPrinted] = useState<{ result: PrintedResult; patient: Patient | null } | null>(null);
-  const shown = useRef(resultId);
-  shown.current = resultId;
-
-  const load = useCallback(async () => {
-    setPrinted(null);
-    const result = await loadPrintedResult(resultId);
-    const patient = await api
-      .get<Patient>(`/api/patients/${encodeURIComponent(result.result.patientId)}`, { handleErrors: true })
-      .catch(() => null);
-    if (shown.current === resultId) setPrinted({ result, patient });
-  }, [resultId]);
-  const loading = useLoader(load);
-
+  const { printed, loading } = usePrinted(resultId, readResult);
   if (!printed) {
-    if (loading.failed === NOT_FOUND) {
-      return <RecordNotFound what="Survey result" backTo="/results" backLabel="Back to survey results" />;
-    }
-    if (loading.failed !== null) return <LoadError what="The survey result" state={loading} />;
-    return <div className="page-loading" aria-busy="true" />;
+    return (
+      <PrintPending
+        loading={loading}
+        what="Survey result"
+        backTo="/results"
+        backLabel="Back to survey results"
+      />
+    );
   }
   const { result, patient } = printed;
   return (
