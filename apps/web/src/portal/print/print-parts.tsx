@@ -183,8 +183,9 @@ export function PrintPending({
   backTo: string;
   backLabel: string;
 }) {
-  if (loading.failed === NOT_FOUND)
+  if (loading.failed === NOT_FOUND) {
     return <RecordNotFound what={what} backTo={backTo} backLabel={backLabel} />;
+  }
   if (loading.failed !== null) return <LoadError what={`The ${what.toLowerCase()}`} state={loading} />;
   return <div className="page-loading" aria-busy="true" />;
 }
