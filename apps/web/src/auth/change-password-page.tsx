@@ -4,7 +4,7 @@ import { api } from "../api/client";
 import { AuthLayout } from "./auth-layout";
 import { formText } from "../ui/form";
 import { FieldMessage, formFailure, invalidProps, NO_FAILURE, type FormFailure } from "../ui/field-errors";
-import { NewPasswordFields, passwordsDiffer } from "../ui/new-password-fields";
+import { NewPasswordFields, PasswordField, passwordsDiffer } from "../ui/new-password-fields";
 
 /** The fields the server may name in its answer, as this form calls them. */
 const FIELDS = ["oldPassword", "password", "confirmPassword"];
@@ -69,19 +69,14 @@ export default function ChangePasswordPage() {
             <FieldMessage id={`${id}-email`} message={failure.fields.email} />
           </div>
         )}
-        <div className="field">
-          <label htmlFor={`${id}-old`}>Current password</label>
-          <input
-            id={`${id}-old`}
-            name="oldPassword"
-            type="password"
-            autoComplete="current-password"
-            defaultValue={pwd}
-            required
-            {...invalidProps(`${id}-old`, failure.fields.oldPassword)}
-          />
-          <FieldMessage id={`${id}-old`} message={failure.fields.oldPassword} />
-        </div>
+        <PasswordField
+          id={`${id}-old`}
+          name="oldPassword"
+          label="Current password"
+          autoComplete="current-password"
+          message={failure.fields.oldPassword}
+          defaultValue={pwd}
+        />
         <NewPasswordFields id={id} failure={failure} />
         <p className="form-error" role="alert">
           {failure.form}

@@ -1,3 +1,5 @@
+import type { ReactNode } from "react";
+import { PASSWORD_MIN_LENGTH } from "@core-care/schema";
 import { FieldMessage, invalidProps, type FormFailure } from "./field-errors";
 import { formText } from "./form";
 import { PasswordRules } from "./password-rules";
@@ -14,6 +16,52 @@ export function passwordsDiffer(data: FormData, name: string): FormFailure | nul
   };
 }
 
+/** A password input with its label and the server's refusal beside it; `children` come under the refusal. */
+export function PasswordField({
+  id,
+  name,
+  label,
+  autoComplete,
+  message,
+  required = true,
+  minLength,
+  describedBy,
+  defaultValue,
+  className = "field",
+  children,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  autoComplete: "current-password" | "new-password";
+  message: string | undefined;
+  required?: boolean;
+  /** For a new password: the server's minimum, checked by the browser first. */
+  minLength?: number;
+  describedBy?: string;
+  defaultValue?: string;
+  className?: string;
+  children?: ReactNode;
+}) {
+  return (
+    <div className={className}>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        name={name}
+        type="password"
+        autoComplete={autoComplete}
+        minLength={minLength}
+        defaultValue={defaultValue}
+        required={required}
+        {...invalidProps(id, message, describedBy)}
+      />
+      <FieldMessage id={id} message={message} />
+      {children}
+    </div>
+  );
+}
+
 /**
  * A new password typed twice (`password` and `confirmPassword`), both required, every rule stated under
  * the first, and each refusal beside its field.
@@ -21,32 +69,40 @@ export function passwordsDiffer(data: FormData, name: string): FormFailure | nul
 export function NewPasswordFields({ id, failure }: { id: string; failure: FormFailure }) {
   return (
     <>
-      <div className="field">
-        <label htmlFor={`${id}-new`}>New password</label>
-        <input
-          id={`${id}-new`}
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          minLength={15}
-          required
-          {...invalidProps(`${id}-new`, failure.fields.password, `${id}-rule`)}
-        />
-        <FieldMessage id={`${id}-new`} message={failure.fields.password} />
+      <PasswordField
+        id={`${id}-new`}
+        name="password"
+        label="New password"
+        autoComplete="new-password"
+        message={failure.fields.password}
+        minLength={PASSWORD_MIN_LENGTH}
+        describedBy={`${id}-rule`}
+      >
         <PasswordRules id={`${id}-rule`} />
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-confirm`}>Confirm new password</label>
-        <input
-          id={`${id}-confirm`}
-          name="confirmPassword"
-          type="password"
-          autoComplete="new-password"
-          required
-          {...invalidProps(`${id}-confirm`, failure.fields.confirmPassword)}
-        />
-        <FieldMessage id={`${id}-confirm`} message={failure.fields.confirmPassword} />
-      </div>
+      </PasswordField>
+      <ConfirmPasswordField id={id} failure={failure} />
     </>
+  );
+}
+
+/** The new password typed again (`confirmPassword`), with its refusal beside it. */
+export function ConfirmPasswordField({
+  id,
+  failure,
+  required = true,
+}: {
+  id: string;
+  failure: FormFailure;
+  required?: boolean;
+}) {
+  return (
+    <PasswordField
+      id={`${id}-confirm`}
+      name="confirmPassword"
+      label="Confirm new password"
+      autoComplete="new-password"
+      message={failure.fields.confirmPassword}
+      required={required}
+    />
   );
 }

@@ -1,7 +1,8 @@
 import { useId, useRef, useState } from "react";
+import { PASSWORD_MIN_LENGTH } from "@core-care/schema";
 import { api } from "../../api/client";
 import { FieldMessage, formFailure, invalidProps, NO_FAILURE, type FormFailure } from "../../ui/field-errors";
-import { passwordsDiffer } from "../../ui/new-password-fields";
+import { ConfirmPasswordField, PasswordField, passwordsDiffer } from "../../ui/new-password-fields";
 import { PasswordRules } from "../../ui/password-rules";
 
 /** The fields the server may name in its answer, as this form calls them. */
@@ -119,41 +120,25 @@ export function EditAccountModal({
             <label htmlFor={`${id}-email`}>E-mail</label>
             <input id={`${id}-email`} name="email" type="email" value={me.user.email} readOnly />
           </div>
-          <div className="field span-2">
-            <label htmlFor={`${id}-current`}>Current password</label>
-            <input
-              id={`${id}-current`}
-              name="currentPassword"
-              type="password"
-              required
-              autoComplete="current-password"
-              {...invalidProps(`${id}-current`, failure.fields.currentPassword)}
-            />
-            <FieldMessage id={`${id}-current`} message={failure.fields.currentPassword} />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-new`}>New password</label>
-            <input
-              id={`${id}-new`}
-              name="newPassword"
-              type="password"
-              minLength={15}
-              autoComplete="new-password"
-              {...invalidProps(`${id}-new`, failure.fields.newPassword, `${id}-keep ${id}-rule`)}
-            />
-            <FieldMessage id={`${id}-new`} message={failure.fields.newPassword} />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-confirm`}>Confirm new password</label>
-            <input
-              id={`${id}-confirm`}
-              name="confirmPassword"
-              type="password"
-              autoComplete="new-password"
-              {...invalidProps(`${id}-confirm`, failure.fields.confirmPassword)}
-            />
-            <FieldMessage id={`${id}-confirm`} message={failure.fields.confirmPassword} />
-          </div>
+          <PasswordField
+            id={`${id}-current`}
+            name="currentPassword"
+            label="Current password"
+            autoComplete="current-password"
+            message={failure.fields.currentPassword}
+            className="field span-2"
+          />
+          <PasswordField
+            id={`${id}-new`}
+            name="newPassword"
+            label="New password"
+            autoComplete="new-password"
+            message={failure.fields.newPassword}
+            required={false}
+            minLength={PASSWORD_MIN_LENGTH}
+            describedBy={`${id}-keep ${id}-rule`}
+          />
+          <ConfirmPasswordField id={id} failure={failure} required={false} />
           <div className="span-2">
             <p id={`${id}-keep`} className="hint">
               Leave the new password blank to keep the current one.
