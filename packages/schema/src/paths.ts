@@ -12,3 +12,10 @@ export function isTabletPath(path: string): boolean {
  * asking for them.
  */
 export const TABLET_BOOT_ID = "tablet-boot";
+
+/**
+ * The attribute the server sets, with `inert`, on the tablet page's root when it has drawn the first page
+ * of a new session in it: the page shows the first question before its scripts have run, and answers taps
+ * once they have taken the markup over.
+ */
+export const TABLET_DRAWN_ATTRIBUTE = "data-drawn";

@@ -1,6 +1,6 @@
 // HTML helpers of the web plugin, free of the server's dependencies so a benchmark can serve pages exactly
 // as the API does.
-import { isTabletPath, TABLET_BOOT_ID } from "@core-care/schema/paths";
+import { isTabletPath, TABLET_BOOT_ID, TABLET_DRAWN_ATTRIBUTE } from "@core-care/schema/paths";
 
 export { TABLET_BOOT_ID };
 
@@ -48,4 +48,27 @@ export function scriptJson(value: unknown): string {
 export function injectTabletBoot(html: string, data: unknown): string {
   const block = `<script type="application/json" id="${TABLET_BOOT_ID}">${scriptJson(data)}</script>`;
   return html.replace(/<\/body>/i, () => `${block}</body>`);
+}
+
+/** Where the web build keeps the tablet's server renderer (apps/web/vite.server.config.ts); never served. */
+export const SERVER_DIR = ".server";
+export const TABLET_RENDERER = `${SERVER_DIR}/tablet-server.js`;
+
+/** The tablet's first page drawn on the server (apps/web/src/tablet-server.tsx). */
+export interface DrawnTabletPage {
+  html: string;
+  language: string;
+}
+
+/**
+ * Puts the tablet's first page, drawn on the server, in the page's empty root, inert until the page's
+ * scripts take it over, and says its language on `<html>`. The page is left as it is when its root is
+ * not the empty one the build writes.
+ */
+export function injectDrawnPage(html: string, drawn: DrawnTabletPage): string {
+  const root = /<div id="root"><\/div>/;
+  if (!root.test(html) || !/^[a-z]{2}$/.test(drawn.language)) return html;
+  return html
+    .replace(root, () => `<div id="root" ${TABLET_DRAWN_ATTRIBUTE} inert>${drawn.html}</div>`)
+    .replace(/<html lang="[^"]*"/i, () => `<html lang="${drawn.language}"`);
 }

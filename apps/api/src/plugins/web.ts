@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import fp from "fastify-plugin";
 import fastifyStatic from "@fastify/static";
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -13,11 +14,20 @@ import type { TabletCredential } from "./auth.js";
 import {
   APP_PAGE,
   escapeAttribute,
+  injectDrawnPage,
   injectTabletBoot,
+  SERVER_DIR,
   pageFor,
   TABLET_PAGE,
+  TABLET_RENDERER,
   TABLET_SERVICE_WORKER,
+  type DrawnTabletPage,
 } from "./html.js";
+
+/** The web build's tablet renderer (apps/web/src/tablet-server.tsx). */
+interface TabletRenderer {
+  drawTabletPage(url: string, boot: unknown): Promise<DrawnTabletPage | null>;
+}
 
 /** Puts the signed-in user and tenant as JSON in `data-user` / `data-tenant` of `<body>` (SPEC 3). */
 export function injectBodyData(html: string, data: { user: unknown; tenant: unknown } | null): string {
@@ -54,8 +64,12 @@ export default fp<{ config: Config }>(
           // client accepts is sent, the file itself otherwise.
           preCompressed: true,
           // Pages are only sent through serve() below, with the signed-in user put in.
+          // Nor the build's manifest and server renderer, which are the server's own.
           allowedPath: (pathName) =>
-            pathName !== `/${APP_PAGE}` && pathName !== `/${TABLET_PAGE}` && !pathName.startsWith("/.vite/"),
+            pathName !== `/${APP_PAGE}` &&
+            pathName !== `/${TABLET_PAGE}` &&
+            !pathName.startsWith("/.vite/") &&
+            !pathName.startsWith(`/${SERVER_DIR}/`),
         });
       });
     }
@@ -99,13 +113,39 @@ export default fp<{ config: Config }>(
       }
     };
 
+    // The tablet's first page is drawn here when the build has its renderer; without it, or should it
+    // fail, the page renders in the browser alone, as it always can.
+    const rendererPath = join(config.webDist, TABLET_RENDERER);
+    const renderer: Promise<TabletRenderer | null> = existsSync(rendererPath)
+      ? (import(pathToFileURL(rendererPath).href) as Promise<TabletRenderer>).catch((error: unknown) => {
+          app.log.warn({ err: error }, "the tablet's server renderer could not be loaded");
+          return null;
+        })
+      : Promise.resolve(null);
+    const draw = async (url: string, boot: { handover: unknown; survey: unknown }) => {
+      try {
+        return (await (await renderer)?.drawTabletPage(url, boot)) ?? null;
+      } catch (error) {
+        // The error alone: the patient's name and answers are in the page, never in the log.
+        app.log.warn(
+          { err: { message: error instanceof Error ? error.message : "unknown" } },
+          "the tablet page was sent undrawn",
+        );
+        return null;
+      }
+    };
+
     const serve = async (request: FastifyRequest, reply: FastifyReply) => {
       const me = request.auth === null ? null : await loadMe(app.db, request.auth);
       const file = pageFor(request.url);
       let html = injectBodyData(readPage(request.url), me);
       if (file === TABLET_PAGE && request.tablet !== null) {
         const boot = await tabletBoot(request.tablet);
-        if (boot !== null) html = injectTabletBoot(html, boot);
+        if (boot !== null) {
+          const drawn = await draw(request.url, boot);
+          if (drawn !== null) html = injectDrawnPage(html, drawn);
+          html = injectTabletBoot(html, boot);
+        }
       }
       reply.type("text/html; charset=utf-8").header("Cache-Control", "no-store");
       return sendCompressed(request, reply, html);

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
-import type { TabletHandover } from "@core-care/schema";
+import type { PatientLanguage, TabletHandover } from "@core-care/schema";
+import { TABLET_DRAWN_ATTRIBUTE } from "@core-care/schema/paths";
 import { ApiError, api } from "../api/client";
 import { takeTabletBoot, type TabletBoot } from "./boot";
 import {
@@ -91,7 +92,11 @@ function bootSurvey(boot: TabletBoot | null, session: TabletSession): StoredSurv
   };
 }
 
+/** Whether the last load began a new session on the survey the page carries. */
+let startsAsDrawn = false;
+
 async function loadHandover(): Promise<HandoverState> {
+  startsAsDrawn = false;
   // On a page load with the patient credential, the server has put the hand-over and its survey in the
   // page: the first question waits for no request.
   const boot = takeTabletBoot();
@@ -123,15 +128,27 @@ async function loadHandover(): Promise<HandoverState> {
     if (survey !== null) void store.saveSurvey(survey, session.lastActivityAt, pageShown);
   }
   current = { handover, store, session, survey, idleExpired: stored.idleExpired };
+  // A new session on the survey the page carries: the state the server drew the page with.
+  startsAsDrawn = stored.session === null && stored.survey === null && survey !== null;
   return { kind: "ready", ...current };
+}
+
+/** Lets the server's markup in `root` answer taps: it is React's now. */
+export function awake(root: HTMLElement | null): void {
+  root?.removeAttribute("inert");
+  root?.removeAttribute(TABLET_DRAWN_ATTRIBUTE);
 }
 
 let showPage: () => void = () => undefined;
 /** Settles once the page has drawn its first frame (see {@link pageRendered}). */
 const pageShown = new Promise<void>((resolve) => (showPage = resolve));
 
-/** Says the page has rendered for the first time: `pageShown` settles once that frame is drawn. */
-export function pageRendered(): void {
+/**
+ * Says the page has rendered for the first time, in `root`: markup the server drew there has been taken
+ * over (or replaced) and now answers taps; `pageShown` settles once that frame is drawn.
+ */
+export function pageRendered(root: HTMLElement | null = document.getElementById("root")): void {
+  awake(root);
   requestAnimationFrame(() => setTimeout(showPage, 0));
 }
 
@@ -146,6 +163,36 @@ let primed: HandoverState | null = null;
 export function primeHandover(): Promise<HandoverState> {
   priming ??= loadHandover().then((state) => (primed = state));
   return priming;
+}
+
+/**
+ * The page's first state as the server draws the page with it (./tablet-server.tsx): a new session of the
+ * page's hand-over on the survey the page carries, kept in `store`. The render that follows takes it.
+ */
+export function primeDrawn(boot: TabletBoot, store: TabletStore, now: number): void {
+  const session = newTabletSession(boot.handover, now);
+  primed = {
+    kind: "ready",
+    handover: boot.handover,
+    store,
+    session,
+    survey: bootSurvey(boot, session),
+    idleExpired: false,
+  };
+}
+
+/**
+ * What the primed load will render first, if it is what the server drew the page with: the session's
+ * language (the page hydrates the server's markup in it). Null when the page must render afresh (a
+ * stored session resumed, no hand-over in the page, or the load not finished).
+ */
+export function primedAsDrawn(): PatientLanguage | null {
+  return primed?.kind === "ready" && startsAsDrawn ? primed.session.language : null;
+}
+
+/** The language of the primed load's session, which the first render shows. */
+export function primedLanguage(): PatientLanguage | null {
+  return primed?.kind === "ready" ? primed.session.language : null;
 }
 
 /** The outcome of the primed load, once, for the first component that asks. */

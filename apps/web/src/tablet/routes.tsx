@@ -15,7 +15,9 @@ configureClient({ onUnauthorized: (returnTo) => void tabletExit.leave(logoutPath
 /** The query and fragment of the page's address, as they follow a path. */
 function useRest(): string {
   const search = useSearch();
-  return `${search === "" ? "" : `?${search}`}${window.location.hash}`;
+  // No fragment on the server, which draws the first page of a survey (./tablet-server.tsx).
+  const hash = typeof window === "undefined" ? "" : window.location.hash;
+  return `${search === "" ? "" : `?${search}`}${hash}`;
 }
 
 /**
