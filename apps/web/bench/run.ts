@@ -10,7 +10,7 @@
  *
  *   pnpm --filter @core-care/web bench        (BENCH_RUNS=9 for more samples, CHROMIUM_PATH to pick a browser)
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
@@ -18,7 +18,7 @@ import type { Browser, Page } from "@playwright/test";
 import { build, type Manifest } from "vite";
 import { BUILTIN_SURVEYS, type Survey } from "@core-care/survey-engine";
 // The API's own choice of page, so the tablet route is measured on the page the server sends.
-import { TABLET_PAGE } from "../../api/src/plugins/html";
+import { SERVER_DIR, TABLET_PAGE } from "../../api/src/plugins/html";
 import { precompress } from "../compress-build";
 import { startApiServer, type ApiServer } from "./api-server";
 import { launchBenchBrowser } from "./browser";
@@ -96,6 +96,11 @@ interface Timing {
   fcp: number;
   /** The frame that draws the first question (the bare page: its heading). */
   ready: number;
+  /**
+   * The frame after which the first question answers taps: the page's scripts have taken over the
+   * markup the server drew (until then the page is inert); for a page drawn in the browser, `ready`.
+   */
+  live: number;
   /** The frame that shows the first answer given as soon as the question was there; NaN when not tried. */
   input: number;
   /** Bytes over the wire (compressed) of the page and every file it fetched up to the first question. */
@@ -158,12 +163,17 @@ async function timeOnce(browser: Browser, pageCase: PageCase): Promise<Timing> {
         };
         channel.port2.postMessage(null);
       });
+      let drawn = false;
       new MutationObserver((records, observer) => {
-        if (document.querySelector(${JSON.stringify(pageCase.ready)})) {
-          observer.disconnect();
+        if (!drawn && document.querySelector(${JSON.stringify(pageCase.ready)})) {
+          drawn = true;
           afterPaint("__ready");
         }
-      }).observe(document, { childList: true, subtree: true });
+        if (drawn && document.querySelector("[inert]") === null) {
+          observer.disconnect();
+          afterPaint("__live");
+        }
+      }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ["inert"] });
       for (const type of ["input", "change"]) {
         document.addEventListener(type, (event) => {
           if (window.__inputSeen || !event.target.closest || !event.target.closest(".sv-question")) return;
@@ -189,6 +199,9 @@ async function timeOnce(browser: Browser, pageCase: PageCase): Promise<Timing> {
     const cdp = await context.newCDPSession(page);
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: cpuSlowdown });
     const ready = told("__ready");
+    const live = told("__live");
+    // Awaited below; should the page never draw, the failure is the first question's, not this one's.
+    live.catch(() => undefined);
     await page.goto(pageCase.url, { waitUntil: "commit" });
     try {
       await ready;
@@ -197,6 +210,9 @@ async function timeOnce(browser: Browser, pageCase: PageCase): Promise<Timing> {
       console.error((await page.content()).slice(0, 4000));
       throw error;
     }
+    // A tap on a page that does not answer taps yet would be lost: the patient's first tap is timed once
+    // the page answers them.
+    await live;
     if (pageCase.input) {
       const input = told("__input");
       await answerFirst(page);
@@ -206,7 +222,7 @@ async function timeOnce(browser: Browser, pageCase: PageCase): Promise<Timing> {
     return await page.evaluate(
       () =>
         new Promise<Timing>((done) => {
-          const w = window as unknown as { __ready: number; __input?: number };
+          const w = window as unknown as { __ready: number; __live: number; __input?: number };
           const entries = [
             ...performance.getEntriesByType("navigation"),
             ...performance.getEntriesByType("resource"),
@@ -218,7 +234,13 @@ async function timeOnce(browser: Browser, pageCase: PageCase): Promise<Timing> {
             const entry = list.getEntriesByName("first-contentful-paint")[0];
             if (entry) {
               observer.disconnect();
-              done({ fcp: entry.startTime, ready: w.__ready, input: w.__input ?? Number.NaN, bytes });
+              done({
+                fcp: entry.startTime,
+                ready: w.__ready,
+                live: w.__live,
+                input: w.__input ?? Number.NaN,
+                bytes,
+              });
             }
           }).observe({ type: "paint", buffered: true });
         }),
@@ -296,6 +318,14 @@ async function benchTablet(out: string, appDir: string, appManifest: Manifest): 
     const api = await startApiServer(appDir);
     closers.push(() => api.stop());
     const tablets = await handOvers(api);
+    // The same build without its server renderer: the tablet page drawn in the browser alone, as before
+    // the server drew its first page, for the difference in the same run.
+    const undrawnDir = join(out, "app-undrawn");
+    cpSync(appDir, undrawnDir, { recursive: true });
+    rmSync(join(undrawnDir, SERVER_DIR), { recursive: true, force: true });
+    const undrawn = await startApiServer(undrawnDir);
+    closers.push(() => undrawn.stop());
+    const [undrawnFirst] = await handOvers(undrawn);
     // The peers are served by the same server, as the app is: their files compressed at build time.
     const peers: ApiServer[] = [];
     for (const dir of [sjsDir, bareDir]) {
@@ -315,6 +345,13 @@ async function benchTablet(out: string, appDir: string, appManifest: Manifest): 
         cookie,
         input: true,
       })),
+      {
+        name: `tablet, drawn in the browser only: ${undrawnFirst?.survey.title}`,
+        url: `${undrawn.origin}/tablet/patient-survey/${undrawnFirst?.survey.id}/pg/1`,
+        ready: ".sv-question",
+        cookie: undrawnFirst?.cookie ?? "",
+        input: true,
+      },
       {
         name: "tablet, repeat visit",
         url: tabletUrl(first.survey),
@@ -344,13 +381,25 @@ async function benchTablet(out: string, appDir: string, appManifest: Manifest): 
           .map((n) => n.toFixed(2))
           .join(" ")}\n`,
     );
-    const header = ["", "wire KiB", "FCP ms", "drawn ms", "/ bare", "first input ms", "/ bare"];
+    const header = [
+      "",
+      "wire KiB",
+      "FCP ms",
+      "drawn ms",
+      "/ bare",
+      "answers taps ms",
+      "/ bare",
+      "first input ms",
+      "/ bare",
+    ];
     const rows = cases.map((c) => [
       c.name,
       c.repeat ? "-" : kib(of(c.name, "bytes")),
       ms(of(c.name, "fcp")),
       ms(of(c.name, "ready")),
       (of(c.name, "ready") / bare).toFixed(2),
+      ms(of(c.name, "live")),
+      (of(c.name, "live") / bare).toFixed(2),
       ms(of(c.name, "input")),
       c.input ? (of(c.name, "input") / bare).toFixed(2) : "-",
     ]);
@@ -387,6 +436,13 @@ async function main(): Promise<void> {
     console.log("Building the web app with Vite…");
     const appDir = join(out, "app");
     const appManifest = await viteBuild(join(webRoot, "vite.config.ts"), webRoot, appDir);
+    // The tablet's server renderer beside it, as the web build puts it (package.json's build script).
+    await build({
+      configFile: join(webRoot, "vite.server.config.ts"),
+      root: webRoot,
+      logLevel: "warn",
+      build: { outDir: join(appDir, SERVER_DIR), emptyOutDir: true },
+    });
     if (only === undefined || only === "tablet") await benchTablet(out, appDir, appManifest);
     if (only === undefined || only === "designer") await benchDesigner(appDir);
     if (only === undefined || only === "report") await benchReport(appDir);
