@@ -114,7 +114,7 @@ describe("the tablet's first page drawn on the server", () => {
 
   test("a resumed session is drawn afresh in the browser, on the page it had reached", async () => {
     const boot = { handover: handover("en"), survey };
-    // The session stored by an earlier load of this hand-over: on the second page, one answer given.
+    // The session stored by an earlier load of this hand-over, on the second page.
     const { TabletStore, newTabletSession } = await import("./tablet/tablet-session");
     const store = await TabletStore.open(localStorage, boot.handover.handoverId, boot.handover.dataKey);
     const second = survey.pages[1];
