@@ -1,68 +1,22 @@
 import { and, eq, inArray } from "drizzle-orm";
-import Fastify from "fastify";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { createDeliveryFixture, type DeliveryFixture } from "../../test/peers/delivery-fixtures.js";
+import { beforeAll, describe, expect, test } from "vitest";
+import { createDeliveryFixture } from "../../test/peers/delivery-fixtures.js";
+import { deliveryHarness } from "../../test/peers/delivery-harness.js";
 import { startFhirPeer } from "../../test/peers/fhir-peer.js";
-import { startMllpPeer, type MllpPeer } from "../../test/peers/mllp-peer.js";
+import type { MllpPeer } from "../../test/peers/mllp-peer.js";
 import { startSftpPeer } from "../../test/peers/sftp-peer.js";
-import { createTestDatabase, createTestTenant } from "../../test/helpers.js";
-import type { Database, Db } from "../db/index.js";
+import type { Db } from "../db/index.js";
 import { deliveries } from "../db/schema.js";
-import { enqueueDelivery } from "./outbox.js";
-import { DeliveryWorker, type DeliveryWorkerOptions } from "./worker.js";
-
-let database: Database;
-let db: Db;
-let tenantId: string;
-const log = Fastify({ logger: false }).log;
-const peers: { close: () => Promise<void> }[] = [];
-const workers: DeliveryWorker[] = [];
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = database.db;
-  tenantId = (await createTestTenant(db, { role: "user" })).tenantId;
-});
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map((w) => w.stop()));
-  await Promise.all(peers.splice(0).map((p) => p.close()));
-});
-afterAll(async () => {
-  await database.close();
-});
 
 const FAST = { ackTimeoutSeconds: 5, retryDelaysSeconds: [1] };
 
-function newWorker(options: Partial<DeliveryWorkerOptions> = {}) {
-  const offset = { ms: 0 };
-  const worker = new DeliveryWorker(db, log, {
-    connectTimeoutMs: 2_000,
-    pollIntervalMs: 25,
-    now: () => new Date(Date.now() + offset.ms),
-    ...options,
-  });
-  workers.push(worker);
-  return { worker, offset };
-}
-
-async function mllpPeer(mode: Parameters<typeof startMllpPeer>[0], port = 0) {
-  const peer = await startMllpPeer(mode, port);
-  peers.push(peer);
-  return peer;
-}
-
-async function queue(fixture: DeliveryFixture, format: "hl7" | "cda" | "fhir" | "sftp" = "hl7") {
-  return db.transaction((tx) =>
-    enqueueDelivery(tx, {
-      tenantId,
-      resultId: fixture.resultId,
-      interfaceId: fixture.interfaceId,
-      locationId: fixture.locationId,
-      format,
-      userId: null,
-    }),
-  );
-}
+const ground = deliveryHarness({ pollIntervalMs: 25 });
+const { newWorker, mllpPeer, queue } = ground;
+let db: Db;
+let tenantId: string;
+beforeAll(() => {
+  ({ db, tenantId } = ground);
+});
 
 async function rows(ids: string[]) {
   const found = await db
@@ -150,9 +104,9 @@ describe("independent interfaces", () => {
     const silent = await mllpPeer("silent");
     const healthy = await mllpPeer("AA");
     const sftp = await startSftpPeer();
-    peers.push(sftp);
+    ground.closeAfter(sftp);
     const fhir = await startFhirPeer("ok");
-    peers.push(fhir);
+    ground.closeAfter(fhir);
     const stuck = await createDeliveryFixture(db, tenantId, {
       type: "hl7-mllp",
       port: silent.port,

@@ -1,74 +1,25 @@
 import { and, eq } from "drizzle-orm";
 import { Hl7Message } from "@medplum/core";
-import Fastify from "fastify";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { createDeliveryFixture } from "../../test/peers/delivery-fixtures.js";
+import { deliveryHarness } from "../../test/peers/delivery-harness.js";
 import { startFhirPeer } from "../../test/peers/fhir-peer.js";
 import { startMllpPeer, type MllpPeer } from "../../test/peers/mllp-peer.js";
 import { startSftpPeer } from "../../test/peers/sftp-peer.js";
 import { validateCda } from "../../test/peers/standards.js";
-import { createTestDatabase, createTestTenant } from "../../test/helpers.js";
-import type { Database, Db } from "../db/index.js";
+import type { Db } from "../db/index.js";
 import { auditEvents, deliveries, interfaces, patients, tenants } from "../db/schema.js";
-import { enqueueDelivery } from "./outbox.js";
-import { DeliveryWorker, type DeliveryWorkerOptions } from "./worker.js";
 
 /** Short ACK timeouts and retry delays, so a test moves its worker's clock by seconds, not hours. */
 const FAST = { ackTimeoutSeconds: 5, retryDelaysSeconds: [1, 2, 4] };
 
-let database: Database;
+const ground = deliveryHarness();
+const { newWorker, mllpPeer, queue } = ground;
 let db: Db;
 let tenantId: string;
-const log = Fastify({ logger: false }).log;
-const peers: { close: () => Promise<void> }[] = [];
-const workers: DeliveryWorker[] = [];
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = database.db;
-  tenantId = (await createTestTenant(db, { role: "user" })).tenantId;
+beforeAll(() => {
+  ({ db, tenantId } = ground);
 });
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map((w) => w.stop()));
-  await Promise.all(peers.splice(0).map((p) => p.close()));
-});
-afterAll(async () => {
-  await database.close();
-});
-
-/** A worker whose clock runs `offset.ms` ahead of real time. */
-function newWorker(options: Partial<DeliveryWorkerOptions> = {}) {
-  const offset = { ms: 0 };
-  const worker = new DeliveryWorker(db, log, {
-    connectTimeoutMs: 2_000,
-    now: () => new Date(Date.now() + offset.ms),
-    ...options,
-  });
-  workers.push(worker);
-  return { worker, offset };
-}
-
-async function mllpPeer(mode: Parameters<typeof startMllpPeer>[0]) {
-  const peer = await startMllpPeer(mode);
-  peers.push(peer);
-  return peer;
-}
-
-async function queue(
-  fixture: { resultId: string; interfaceId: string; locationId: string },
-  format: "hl7" | "cda" | "fhir" | "sftp" = "hl7",
-) {
-  return db.transaction((tx) =>
-    enqueueDelivery(tx, {
-      tenantId,
-      resultId: fixture.resultId,
-      interfaceId: fixture.interfaceId,
-      locationId: fixture.locationId,
-      format,
-      userId: null,
-    }),
-  );
-}
 
 async function row(id: string) {
   const [r] = await db
@@ -227,7 +178,7 @@ describe("DeliveryWorker over MLLP", () => {
     });
 
     const back = await startMllpPeer("AA", port);
-    peers.push(back);
+    ground.closeAfter(back);
     for (const ms of [5_000, 60_000, 600_000]) {
       offset.ms = ms;
       await worker.runOnce();
@@ -279,7 +230,7 @@ describe("DeliveryWorker over MLLP", () => {
 describe("DeliveryWorker over SFTP and HTTP", () => {
   test("drops a CDA document that validates against the schema on an SFTP server", async () => {
     const peer = await startSftpPeer();
-    peers.push(peer);
+    ground.closeAfter(peer);
     const fixture = await createDeliveryFixture(db, tenantId, {
       type: "cda-sftp",
       port: peer.port,
@@ -306,7 +257,7 @@ describe("DeliveryWorker over SFTP and HTTP", () => {
 
   test("drops the ORU^R01 as an .hl7 file on an SFTP server (sftpout)", async () => {
     const peer = await startSftpPeer();
-    peers.push(peer);
+    ground.closeAfter(peer);
     const fixture = await createDeliveryFixture(db, tenantId, {
       type: "sftp",
       port: peer.port,
@@ -366,7 +317,7 @@ describe("DeliveryWorker over SFTP and HTTP", () => {
 
   test("fails at once, writing nothing, when the SFTP server presents another host key than the confirmed one", async () => {
     const peer = await startSftpPeer();
-    peers.push(peer);
+    ground.closeAfter(peer);
     const confirmed = `SHA256:${"A".repeat(43)}`;
     const fixture = await createDeliveryFixture(db, tenantId, {
       type: "sftp",
@@ -390,7 +341,7 @@ describe("DeliveryWorker over SFTP and HTTP", () => {
 
   test("posts a FHIR transaction Bundle and retries while the server answers 503", async () => {
     const peer = await startFhirPeer(503);
-    peers.push(peer);
+    ground.closeAfter(peer);
     const fixture = await createDeliveryFixture(db, tenantId, {
       type: "fhir-http",
       port: peer.port,
