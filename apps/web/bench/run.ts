@@ -2,8 +2,9 @@
  * Tablet runner benchmark: bytes the tablet page loads before its first question, beside a minimal
  * SurveyJS runner and a bare React page built the same way in the same run, and in Chromium with the
  * CPU throttled 4x on a cold cache: the frame that draws the bare page's heading, and the frames that
- * draw the tablet's first question and its first answer, with each real built-in survey (all three
- * timed the same way). The tablet is the app's own build served by the
+ * draw the tablet's first question (drawn by the server), that follow its scripts' taking the page over
+ * (it answers taps from then) and that draw its first answer, with each real built-in survey (all timed
+ * the same way), and the same build without its server renderer for the difference. The tablet is the app's own build served by the
  * real API server (embedded PostgreSQL, demo data), loaded with a real hand-over's patient credential;
  * the peers' builds are served by the same server, compressed the same way. A repeat visit (browser cache and the tablet's
  * service worker) is timed too.
