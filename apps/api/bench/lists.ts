@@ -13,8 +13,17 @@
  * BENCH_LIST_SECONDS per case (default 10); BENCH_PORT for the API (default 4462).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHash, randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
@@ -39,6 +48,7 @@ const SECONDS = Number(process.env.BENCH_LIST_SECONDS ?? (small ? 3 : 10));
 const PORT = Number(process.env.BENCH_PORT ?? 4462);
 const PASSWORD = "bench passphrase: cobalt heron 2291";
 const TENANT = "bench";
+const CORES = availableParallelism();
 const OTHER = "bench-other";
 
 const serverUrl = process.env.DATABASE_URL;
@@ -47,6 +57,11 @@ if (serverUrl === undefined || serverUrl === "") {
     "bench/lists.ts: set DATABASE_URL to a PostgreSQL server (it makes and drops its own database)",
   );
   process.exit(0);
+}
+const stale = staleBuild();
+if (stale !== undefined) {
+  console.log(`bench/lists.ts: ${stale} is missing or older than its sources; run \`pnpm build\` first`);
+  process.exit(1);
 }
 
 const name = `bench_lists_${randomBytes(4).toString("hex")}`;
@@ -148,10 +163,33 @@ async function build() {
   await database.close();
 }
 
-/** The API as production runs it, in its own process, so its memory is its own. */
+/** Newest modification time of the files under a folder (tests aside), in ms. */
+function newestUnder(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (entry.isFile() && !/\.test\.tsx?$/.test(entry.name))
+      newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  return newest;
+}
+
+/** The builds the production API runs (its own and the workspace packages'): one older than its sources. */
+function staleBuild(): string | undefined {
+  for (const dir of [".", "../../packages/schema", "../../packages/survey-engine"]) {
+    const dist = join(dir, "dist");
+    if (!existsSync(dist) || newestUnder(dist) < newestUnder(join(dir, "src"))) return dist;
+  }
+  return undefined;
+}
+
+/**
+ * The API as production runs it (`node dist/server.js`, as the Docker image and the README say), in its
+ * own process, so its memory and CPU are its own. The floor's statements come from the sources, so a
+ * build older than them is refused rather than measured.
+ */
 async function startApi(): Promise<{ child: ChildProcess; base: string; dataDir: string }> {
+  const server = join("dist", "server.js");
   const dataDir = mkdtempSync(join(tmpdir(), "core-care-bench-lists-"));
-  const child = spawn(process.execPath, ["--import", "tsx", "--conditions=source", "src/server.ts"], {
+  const child = spawn(process.execPath, [server], {
     env: {
       ...process.env,
       PORT: String(PORT),
@@ -217,20 +255,77 @@ async function signIn(base: string): Promise<Record<string, string>> {
   return { cookie, "x-requested-with": "XMLHttpRequest", "x-forwarded-proto": "https" };
 }
 
+/** CPU time per request, in ms: the API process, the PostgreSQL server's processes, this process. */
+interface CpuPerRequest {
+  api: number;
+  postgres: number;
+  load: number;
+}
+
 interface Latency {
   p50: number;
   p99: number;
   errors: number;
+  cpu: CpuPerRequest;
 }
 
-async function viaApi(url: string, headers: Record<string, string>, connections: number): Promise<Latency> {
+/** User and system CPU of a process so far, in ms (from /proc; Linux counts in 1/100 s). */
+function processCpuMs(pid: number | string): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0; // gone, or no /proc
+  }
+}
+
+/** CPU of every PostgreSQL server process on this machine (0 when the server is elsewhere). */
+function postgresCpuMs(): number {
+  let total = 0;
+  for (const pid of readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres") total += processCpuMs(pid);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return total;
+}
+
+/**
+ * Meters the CPU that the measured requests cost, so each list shows where its time goes: with every
+ * core busy, N clients in a closed loop wait on average at least N x (CPU per request) / cores.
+ */
+function cpuMeter(apiPid: number) {
+  const read = () => {
+    const own = process.cpuUsage();
+    return { api: processCpuMs(apiPid), postgres: postgresCpuMs(), load: (own.user + own.system) / 1000 };
+  };
+  const start = read();
+  return (requests: number): CpuPerRequest => {
+    const end = read();
+    const per = (key: keyof CpuPerRequest) =>
+      Math.round(((end[key] - start[key]) / Math.max(requests, 1)) * 100) / 100;
+    return { api: per("api"), postgres: per("postgres"), load: per("load") };
+  };
+}
+
+async function viaApi(
+  url: string,
+  headers: Record<string, string>,
+  connections: number,
+  apiPid: number,
+): Promise<Latency> {
   const run = (duration: number) => autocannon({ url, connections, duration, workers: 1, headers });
   await run(1);
+  const cpu = cpuMeter(apiPid);
   const result = await run(SECONDS);
   return {
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
+    cpu: cpu(result.requests.total),
   };
 }
 
@@ -273,6 +368,7 @@ async function floor(
   statements: Statement[],
   clients: number,
   prepared: boolean,
+  apiPid: number,
 ): Promise<Latency> {
   const times: number[] = [];
   const loop = async (until: number, keep: boolean) => {
@@ -293,12 +389,14 @@ async function floor(
   };
   const warm = performance.now() + 1000;
   await Promise.all(Array.from({ length: clients }, () => loop(warm, false)));
+  const cpu = cpuMeter(apiPid);
   const until = performance.now() + SECONDS * 1000;
   await Promise.all(Array.from({ length: clients }, () => loop(until, true)));
+  const perRequest = cpu(times.length);
   times.sort((a, b) => a - b);
   const at = (q: number) =>
     Math.round((times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0) * 10) / 10;
-  return { p50: at(0.5), p99: at(0.99), errors: 0 };
+  return { p50: at(0.5), p99: at(0.99), errors: 0, cpu: perRequest };
 }
 
 await build();
@@ -380,12 +478,19 @@ try {
     const statements = await c.statements();
     const row: Record<string, string | number> = { list: c.name };
     for (const clients of [1, 20]) {
-      const a = await viaApi(`${api.base}${c.path}`, headers, clients);
-      const f = await floor(plain, statements, clients, c.prepared);
+      const a = await viaApi(`${api.base}${c.path}`, headers, clients, api.child.pid!);
+      const f = await floor(plain, statements, clients, c.prepared, api.child.pid!);
       row[`api ${clients}c p50/p99`] = `${a.p50} / ${a.p99}`;
       row[`floor ${clients}c p50/p99`] = `${f.p50} / ${f.p99}`;
       row[`p99 ratio ${clients}c`] = f.p99 > 0 ? Math.round((a.p99 / f.p99) * 10) / 10 : "-";
       if (a.errors > 0) row.errors = a.errors;
+      if (clients > 1) {
+        row[`${clients}c cpu ms/req api+pg+load`] = `${a.cpu.api}+${a.cpu.postgres}+${a.cpu.load}`;
+        row[`${clients}c floor cpu pg+load`] = `${f.cpu.postgres}+${f.cpu.load}`;
+        const bound = (cpu: CpuPerRequest) =>
+          Math.round((clients * (cpu.api + cpu.postgres + cpu.load)) / CORES);
+        row[`${clients}c cpu-bound mean api/floor`] = `${bound(a.cpu)} / ${bound(f.cpu)}`;
+      }
     }
     rows.push(row);
     console.log(JSON.stringify(row));
@@ -466,6 +571,9 @@ console.log(
   `\nlists on PostgreSQL: ${RESULTS} results, ${PATIENTS} patients, ${SECONDS} s per case; latencies in ms`,
 );
 console.table(rows);
+console.log(
+  `cpu ms/req: CPU time per answered request of the API process, the PostgreSQL server's processes and this one (the load); cpu-bound mean: the least mean latency N clients in a closed loop can see on ${CORES} cores at that CPU per request (N x CPU / cores)`,
+);
 console.log(
   `API peak memory (RSS): ${memory.peakMiB()} MiB, ${listsPeakMiB} MiB through the lists (target < 300 MiB); load average ${loadavg()
     .map((n) => n.toFixed(2))
