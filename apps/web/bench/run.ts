@@ -19,7 +19,8 @@ import type { Browser, Page } from "@playwright/test";
 import { build, type Manifest } from "vite";
 import { BUILTIN_SURVEYS, type Survey } from "@core-care/survey-engine";
 // The API's own choice of page, so the tablet route is measured on the page the server sends.
-import { SERVER_DIR, TABLET_PAGE } from "../../api/src/plugins/html";
+import { TABLET_PAGE } from "../../api/src/plugins/html";
+import { TABLET_RENDERER_DIR } from "@core-care/schema/paths";
 import { precompress } from "../compress-build";
 import { startApiServer, type ApiServer } from "./api-server";
 import { launchBenchBrowser } from "./browser";
@@ -323,7 +324,7 @@ async function benchTablet(out: string, appDir: string, appManifest: Manifest): 
     // the server drew its first page, for the difference in the same run.
     const undrawnDir = join(out, "app-undrawn");
     cpSync(appDir, undrawnDir, { recursive: true });
-    rmSync(join(undrawnDir, SERVER_DIR), { recursive: true, force: true });
+    rmSync(join(undrawnDir, TABLET_RENDERER_DIR), { recursive: true, force: true });
     const undrawn = await startApiServer(undrawnDir);
     closers.push(() => undrawn.stop());
     const [undrawnFirst] = await handOvers(undrawn);
@@ -442,7 +443,7 @@ async function main(): Promise<void> {
       configFile: join(webRoot, "vite.server.config.ts"),
       root: webRoot,
       logLevel: "warn",
-      build: { outDir: join(appDir, SERVER_DIR), emptyOutDir: true },
+      build: { outDir: join(appDir, TABLET_RENDERER_DIR), emptyOutDir: true },
     });
     if (only === undefined || only === "tablet") await benchTablet(out, appDir, appManifest);
     if (only === undefined || only === "designer") await benchDesigner(appDir);

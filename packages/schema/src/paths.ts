@@ -19,3 +19,9 @@ export const TABLET_BOOT_ID = "tablet-boot";
  * once they have taken the markup over.
  */
 export const TABLET_DRAWN_ATTRIBUTE = "data-drawn";
+
+/**
+ * The folder of the web build that holds the tablet's server renderer (apps/web/vite.server.config.ts
+ * builds it, the API imports it and never serves the folder).
+ */
+export const TABLET_RENDERER_DIR = ".server";

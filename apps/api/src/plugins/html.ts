@@ -1,6 +1,11 @@
 // HTML helpers of the web plugin, free of the server's dependencies so a benchmark can serve pages exactly
 // as the API does.
-import { isTabletPath, TABLET_BOOT_ID, TABLET_DRAWN_ATTRIBUTE } from "@core-care/schema/paths";
+import {
+  isTabletPath,
+  TABLET_BOOT_ID,
+  TABLET_DRAWN_ATTRIBUTE,
+  TABLET_RENDERER_DIR,
+} from "@core-care/schema/paths";
 
 export { TABLET_BOOT_ID };
 
@@ -50,9 +55,8 @@ export function injectTabletBoot(html: string, data: unknown): string {
   return html.replace(/<\/body>/i, () => `${block}</body>`);
 }
 
-/** Where the web build keeps the tablet's server renderer (apps/web/vite.server.config.ts); never served. */
-export const SERVER_DIR = ".server";
-export const TABLET_RENDERER = `${SERVER_DIR}/tablet-server.js`;
+/** The tablet's server renderer in the web build (apps/web/vite.server.config.ts); never served. */
+export const TABLET_RENDERER = `${TABLET_RENDERER_DIR}/tablet-server.js`;
 
 /** The tablet's first page drawn on the server (apps/web/src/tablet-server.tsx). */
 export interface DrawnTabletPage {

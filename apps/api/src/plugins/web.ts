@@ -10,13 +10,13 @@ import { sendCompressed } from "./compress.js";
 import { getSurvey } from "../services/documents.js";
 import { handoverState } from "../services/handovers.js";
 import { loadMe } from "../services/users.js";
+import { TABLET_RENDERER_DIR } from "@core-care/schema/paths";
 import type { TabletCredential } from "./auth.js";
 import {
   APP_PAGE,
   escapeAttribute,
   injectDrawnPage,
   injectTabletBoot,
-  SERVER_DIR,
   pageFor,
   TABLET_PAGE,
   TABLET_RENDERER,
@@ -69,7 +69,7 @@ export default fp<{ config: Config }>(
             pathName !== `/${APP_PAGE}` &&
             pathName !== `/${TABLET_PAGE}` &&
             !pathName.startsWith("/.vite/") &&
-            !pathName.startsWith(`/${SERVER_DIR}/`),
+            !pathName.startsWith(`/${TABLET_RENDERER_DIR}/`),
         });
       });
     }

@@ -186,13 +186,8 @@ export function primeDrawn(boot: TabletBoot, store: TabletStore, now: number): v
  * language (the page hydrates the server's markup in it). Null when the page must render afresh (a
  * stored session resumed, no hand-over in the page, or the load not finished).
  */
-export function primedAsDrawn(): PatientLanguage | null {
-  return primed?.kind === "ready" && startsAsDrawn ? primed.session.language : null;
-}
-
-/** The language of the primed load's session, which the first render shows. */
-export function primedLanguage(): PatientLanguage | null {
-  return primed?.kind === "ready" ? primed.session.language : null;
+export function primedStart(): { language: PatientLanguage; asDrawn: boolean } | null {
+  return primed?.kind === "ready" ? { language: primed.session.language, asDrawn: startsAsDrawn } : null;
 }
 
 /** The outcome of the primed load, once, for the first component that asks. */

@@ -2,7 +2,7 @@ import { StrictMode } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { TABLET_BOOT_ID, TABLET_DRAWN_ATTRIBUTE } from "@core-care/schema/paths";
 import { setPatientLanguage } from "../i18n/i18n";
-import { awake, primeHandover, primedAsDrawn, primedLanguage } from "./handover";
+import { primeHandover, primedStart } from "./handover";
 import TabletRoutes from "./routes";
 
 /** The tablet page's React tree, the same on the server and in the browser (so the two can meet). */
@@ -31,19 +31,16 @@ export async function mountTablet(container: HTMLElement, doc: Document = docume
     await Promise.race([handover, new Promise((done) => setTimeout(done, 1000))]).catch(() => undefined);
   }
   const drawn = container.hasAttribute(TABLET_DRAWN_ATTRIBUTE);
-  const asDrawn = drawn ? primedAsDrawn() : null;
-  if (asDrawn !== null) {
-    setPatientLanguage(asDrawn);
+  const start = primedStart();
+  // The first render is in the session's language, drawn afresh or over the server's markup.
+  if (start !== null) setPatientLanguage(start.language);
+  if (drawn && start?.asDrawn === true) {
     hydrateRoot(container, <TabletApp />, {
       onRecoverableError: (error) => console.warn("the tablet page was drawn again in the browser", error),
     });
     return;
   }
-  const language = primedLanguage();
-  if (language !== null) setPatientLanguage(language);
-  if (drawn) {
-    container.replaceChildren();
-    awake(container);
-  }
+  // The root stays inert until the first render has the page (pageRendered in ./handover).
+  if (drawn) container.replaceChildren();
   createRoot(container).render(<TabletApp />);
 }
