@@ -2,15 +2,136 @@ import type { FastifySerializerCompiler } from "fastify";
 import { ResponseSerializationError } from "fastify-type-provider-zod";
 import type { z } from "zod";
 
+/** A response value reduced to what its schema names. */
+type Strip = (value: unknown) => unknown;
+
+/** The parts of a zod schema's definition the stripper reads. */
+interface Def {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  catchall?: z.ZodType;
+  element?: z.ZodType;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  out?: z.ZodType;
+  coerce?: boolean;
+  checks?: { _zod: { def: { check: string; tx?: (value: unknown) => unknown } } }[];
+}
+
+const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
 /**
- * Serialises responses by parsing them with their zod schema, which strips every key the schema does not
- * name (no secret or internal column can leak). Parsing rather than zod's `encode` lets the shared
- * schemas keep their input normalisation (preprocess, trim), which `encode` refuses.
+ * Compiles a response schema into a function that keeps only the keys the schema names, at every
+ * depth, without validating what it keeps: a list page of 200 rows is copied once instead of run
+ * through zod's checks (which took a fifth of the API's time on the patients list). What it cannot copy
+ * faithfully it hands to zod, for that part only: a default to fill in, a coerced value, a transform, a
+ * union (which member strips it depends on validation), and every other kind of schema; a value zod
+ * would rewrite (a preprocess, a trim, a lower-casing) is rewritten the same way. Anything a wrong value
+ * reaches there fails as zod fails.
  */
-export const serializerCompiler: FastifySerializerCompiler<z.ZodType> =
-  ({ schema, method, url }) =>
-  (data) => {
-    const result = schema.safeParse(data);
-    if (!result.success) throw new ResponseSerializationError(method, url, { cause: result.error });
-    return JSON.stringify(result.data);
+export function compileStrip(schema: z.ZodType): Strip {
+  const def = defOf(schema);
+  const viaZod: Strip = (value) => schema.parse(value);
+  switch (def.type) {
+    case "object": {
+      // A loose or strict object (catchall set) keeps or refuses unknown keys: zod decides.
+      if (def.catchall !== undefined) return viaZod;
+      const fields = Object.entries(def.shape ?? {}).map(
+        ([key, field]) => [key, compileStrip(field)] as const,
+      );
+      return (value) => {
+        if (!isRecord(value)) return viaZod(value);
+        const out: Record<string, unknown> = {};
+        for (const [key, strip] of fields) {
+          const kept = strip(value[key]);
+          if (kept !== undefined) out[key] = kept;
+        }
+        return out;
+      };
+    }
+    case "array": {
+      const strip = compileStrip(def.element!);
+      return (value) => (Array.isArray(value) ? value.map((item) => strip(item)) : viaZod(value));
+    }
+    case "optional": {
+      const strip = compileStrip(def.innerType!);
+      return (value) => (value === undefined ? undefined : strip(value));
+    }
+    case "nullable": {
+      const strip = compileStrip(def.innerType!);
+      return (value) => (value === null ? null : strip(value));
+    }
+    case "readonly": {
+      return compileStrip(def.innerType!);
+    }
+    case "default":
+    case "prefault":
+    case "nonoptional": {
+      const strip = compileStrip(def.innerType!);
+      return (value) => (value === undefined ? viaZod(value) : strip(value));
+    }
+    case "pipe": {
+      // z.preprocess: its function first (zod runs it alone), then what the target schema keeps.
+      if (defOf(def.in!).type !== "transform") return viaZod;
+      const before = def.in!;
+      const strip = compileStrip(def.out!);
+      return (value) => strip(before.parse(value));
+    }
+    case "string":
+    case "number":
+    case "bigint":
+    case "boolean":
+    case "date": {
+      if (def.coerce === true) return viaZod;
+      // Checks only look, but for the ones that rewrite the value (trim, toLowerCase): those are applied.
+      const rewrites = (def.checks ?? []).flatMap((c) =>
+        c._zod.def.check === "overwrite" ? [c._zod.def.tx!] : [],
+      );
+      if (rewrites.length === 0) return (value) => value;
+      return (value) =>
+        typeof value === (def.type === "date" ? "object" : def.type)
+          ? rewrites.reduce((v, rewrite) => rewrite(v), value)
+          : viaZod(value);
+    }
+    case "enum":
+    case "literal":
+    case "null":
+    case "undefined":
+    case "any":
+    case "unknown":
+      return (value) => value;
+    default:
+      return viaZod;
+  }
+}
+
+/**
+ * Serialises responses with only the keys their zod schema names (no secret or internal column can
+ * leak), by {@link compileStrip}. Outside production every response is also parsed by its schema, as the
+ * serialiser did before, and must come out the same: the test suites hold every route's answers to
+ * their schemas and the stripper to zod's own result.
+ */
+export const serializerCompiler: FastifySerializerCompiler<z.ZodType> = ({ schema, method, url }) => {
+  const strip = compileStrip(schema);
+  const checked = process.env.NODE_ENV !== "production";
+  return (data) => {
+    let kept: unknown;
+    try {
+      kept = strip(data);
+    } catch (cause) {
+      // What zod refused, as the serialiser reported it before (a ZodError for a wrong value).
+      throw new ResponseSerializationError(method, url, { cause: cause as z.ZodError });
+    }
+    const text = JSON.stringify(kept);
+    if (checked) {
+      const parsed = schema.safeParse(data);
+      if (!parsed.success) throw new ResponseSerializationError(method, url, { cause: parsed.error });
+      if (JSON.stringify(parsed.data) !== text)
+        throw new Error(`the response of ${method} ${url} kept by its schema differs from zod's parse of it`);
+    }
+    return text;
   };
+};

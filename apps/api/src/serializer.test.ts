@@ -1,0 +1,140 @@
+import { afterEach, describe, expect, test } from "vitest";
+import { z } from "zod";
+import {
+  pagedListOf,
+  PatientSchema,
+  SurveyResultListItemSchema,
+  SurveyResultSchema,
+  TenantSchema,
+} from "@core-care/schema";
+import { compileStrip, serializerCompiler } from "./serializer.js";
+
+const serialize = (schema: z.ZodType, data: unknown) =>
+  serializerCompiler({ schema, method: "GET", url: "/api/x", httpStatus: "200" })(data);
+
+/** What zod's own parse answers, as the serialiser sent it before. */
+const byZod = (schema: z.ZodType, data: unknown) => JSON.stringify(schema.parse(data));
+
+const id = "0123456789abcdef01234567";
+
+describe("compileStrip", () => {
+  test("keeps only the keys the schema names, at every depth", () => {
+    const schema = z.object({
+      name: z.string(),
+      owner: z.object({ email: z.string() }),
+      rows: z.array(z.object({ n: z.number() })),
+      maybe: z.object({ a: z.string() }).nullable(),
+      later: z.object({ b: z.string() }).optional(),
+      tags: z.record(z.string(), z.object({ c: z.string() })),
+    });
+    const data = {
+      name: "n",
+      passwordHash: "secret-1",
+      owner: { email: "e", passwordHash: "secret-2" },
+      rows: [{ n: 1, tenantId: "secret-3" }],
+      maybe: { a: "a", token: "secret-4" },
+      later: { b: "b", key: "secret-5" },
+      tags: { t: { c: "c", hidden: "secret-6" } },
+    };
+    const text = JSON.stringify(compileStrip(schema)(data));
+    expect(text).not.toMatch(/secret|passwordHash|tenantId|token|hidden/);
+    expect(text).toBe(byZod(schema, data));
+  });
+
+  test("rewrites what zod rewrites: preprocess, trim, lower-case, defaults", () => {
+    const schema = z.object({
+      email: z.preprocess((v) => (v === "" ? undefined : v), z.string().trim().toLowerCase().optional()),
+      name: z.string().trim(),
+      street: z.string().default(""),
+      count: z.coerce.number(),
+    });
+    for (const data of [
+      { email: "  Ann@Example.TEST ", name: "  Ann ", count: "3" },
+      { email: "", name: "Bo", street: "Main St", count: 1 },
+    ])
+      expect(JSON.stringify(compileStrip(schema)(data))).toBe(byZod(schema, data));
+  });
+
+  test("strips a union's member as zod picks it", () => {
+    const schema = z.object({
+      v: z.union([z.object({ kind: z.literal("a"), a: z.string() }), z.object({ kind: z.literal("b") })]),
+    });
+    const data = { v: { kind: "b", a: "left out", extra: 1 } };
+    expect(JSON.stringify(compileStrip(schema)(data))).toBe(byZod(schema, data));
+  });
+
+  test("answers as zod does for the API's own schemas, with columns the schemas do not name", () => {
+    const patient = {
+      id,
+      tenantId: "demo",
+      deletedAt: null,
+      mrn: " M-1 ",
+      firstName: "Walter ",
+      lastName: "Hobbs",
+      dob: "1952-11-02",
+      sex: "M",
+      email: "",
+      phone: null,
+      address: { street: " 1 Main St", city: "Town", state: "", zip: "12345", geo: "x" },
+      ethnicity: "",
+      preferredLanguage: "es",
+    };
+    const item = {
+      id,
+      surveyId: id,
+      surveyTitle: "Core Care Wellness Exam",
+      surveyVersion: 2,
+      patientId: id,
+      patientName: "Walter Hobbs",
+      isSubmitted: true,
+      createdAt: "2026-11-27T16:11:40.143Z",
+      updatedAt: "2026-11-27T16:11:40.143Z",
+      patientFirstName: "Walter",
+      patientLastName: "Hobbs",
+      patientMrn: "M-1",
+      patientDob: "1952-11-02",
+      answers_raw: "{}",
+      capped_total: 3,
+    };
+    const cases: [z.ZodType, unknown][] = [
+      [PatientSchema, patient],
+      [
+        pagedListOf(PatientSchema),
+        { items: [patient, patient], total: 2, totalCapped: false, nextCursor: null, prevCursor: null },
+      ],
+      [
+        pagedListOf(SurveyResultListItemSchema),
+        { items: [item], total: 1, totalCapped: false, nextCursor: "abc", prevCursor: null, sql: "x" },
+      ],
+      [SurveyResultSchema, { ...item, answers: { q1: "yes", nested: { a: [1, 2] } } }],
+    ];
+    for (const [schema, data] of cases)
+      expect(JSON.stringify(compileStrip(schema)(data))).toBe(byZod(schema, data));
+    const tenant = TenantSchema.parse({ id: "demo", name: "Demo" });
+    expect(JSON.stringify(compileStrip(TenantSchema)({ ...tenant, secret: 1 }))).toBe(
+      byZod(TenantSchema, tenant),
+    );
+  });
+});
+
+describe("serializerCompiler", () => {
+  const before = process.env.NODE_ENV;
+  afterEach(() => {
+    process.env.NODE_ENV = before;
+  });
+  const schema = z.object({ name: z.string().trim(), n: z.number() });
+
+  test("outside production a response its schema refuses fails, as before", () => {
+    expect(serialize(schema, { name: " a ", n: 1, x: 2 })).toBe('{"name":"a","n":1}');
+    expect(() => serialize(schema, { name: "a", n: "1" })).toThrow(/Response doesn't match the schema/);
+  });
+
+  test("in production only what the stripper hands to zod is checked; the rest is copied", () => {
+    process.env.NODE_ENV = "production";
+    expect(serialize(schema, { name: " a ", n: 1, x: 2 })).toBe('{"name":"a","n":1}');
+    expect(serialize(schema, { name: "a", n: "1" })).toBe('{"name":"a","n":"1"}');
+    expect(() => serialize(z.object({ n: z.coerce.number().int() }), { n: "x" })).toThrow(
+      /Response doesn't match the schema/,
+    );
+  });
+});
