@@ -12,17 +12,8 @@
  * Sizes: BENCH_RESULTS (default 1,000,000), BENCH_PATIENTS (50,000), BENCH_BATCH_ROWS (100,000);
  * BENCH_LIST_SECONDS per case (default 10); BENCH_PORT for the API (default 4462).
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHash, randomBytes } from "node:crypto";
@@ -58,11 +49,11 @@ if (serverUrl === undefined || serverUrl === "") {
   );
   process.exit(0);
 }
-const stale = staleBuild();
-if (stale !== undefined) {
-  console.log(`bench/lists.ts: ${stale} is missing or older than its sources; run \`pnpm build\` first`);
-  process.exit(1);
-}
+// The API runs from its build (below) while the floor replays statements built from the sources: the
+// two must be the same code, so the API and the packages it imports are built from the sources first.
+execFileSync("pnpm", ["--filter", "@core-care/api...", "run", "build"], {
+  stdio: ["ignore", "ignore", "inherit"],
+});
 
 const name = `bench_lists_${randomBytes(4).toString("hex")}`;
 const admin = new pg.Client({ connectionString: serverUrl });
@@ -163,28 +154,9 @@ async function build() {
   await database.close();
 }
 
-/** Newest modification time of the files under a folder (tests aside), in ms. */
-function newestUnder(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }))
-    if (entry.isFile() && !/\.test\.tsx?$/.test(entry.name))
-      newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-  return newest;
-}
-
-/** The builds the production API runs (its own and the workspace packages'): one older than its sources. */
-function staleBuild(): string | undefined {
-  for (const dir of [".", "../../packages/schema", "../../packages/survey-engine"]) {
-    const dist = join(dir, "dist");
-    if (!existsSync(dist) || newestUnder(dist) < newestUnder(join(dir, "src"))) return dist;
-  }
-  return undefined;
-}
-
 /**
  * The API as production runs it (`node dist/server.js`, as the Docker image and the README say), in its
- * own process, so its memory and CPU are its own. The floor's statements come from the sources, so a
- * build older than them is refused rather than measured.
+ * own process, so its memory and CPU are its own.
  */
 async function startApi(): Promise<{ child: ChildProcess; base: string; dataDir: string }> {
   const server = join("dist", "server.js");
