@@ -47,10 +47,12 @@ describe("compileStrip", () => {
       name: z.string().trim(),
       street: z.string().default(""),
       count: z.coerce.number(),
+      length: z.string().transform((text) => text.length),
+      piped: z.string().trim().pipe(z.string().max(10)),
     });
     for (const data of [
-      { email: "  Ann@Example.TEST ", name: "  Ann ", count: "3" },
-      { email: "", name: "Bo", street: "Main St", count: 1 },
+      { email: "  Ann@Example.TEST ", name: "  Ann ", count: "3", length: "four", piped: " p " },
+      { email: "", name: "Bo", street: "Main St", count: 1, length: "", piped: "q" },
     ])
       expect(JSON.stringify(compileStrip(schema)(data))).toBe(byZod(schema, data));
   });
@@ -98,6 +100,7 @@ describe("compileStrip", () => {
     };
     const cases: [z.ZodType, unknown][] = [
       [PatientSchema, patient],
+      [PatientSchema, { ...patient, email: " Walter.Hobbs@Example.TEST ", phone: " 555-201-3344 " }],
       [
         pagedListOf(PatientSchema),
         { items: [patient, patient], total: 2, totalCapped: false, nextCursor: null, prevCursor: null },
