@@ -182,9 +182,9 @@ export function primeDrawn(boot: TabletBoot, store: TabletStore, now: number): v
 }
 
 /**
- * What the primed load will render first, if it is what the server drew the page with: the session's
- * language (the page hydrates the server's markup in it). Null when the page must render afresh (a
- * stored session resumed, no hand-over in the page, or the load not finished).
+ * How the primed load's first render starts: in the session's language, and over the server's markup
+ * (`asDrawn`) when its first state is the one the server drew (a new session on the page's survey), not
+ * a stored session resumed. Null without a finished load (no hand-over in the page, or still loading).
  */
 export function primedStart(): { language: PatientLanguage; asDrawn: boolean } | null {
   return primed?.kind === "ready" ? { language: primed.session.language, asDrawn: startsAsDrawn } : null;
