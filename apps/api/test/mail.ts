@@ -9,7 +9,9 @@ export function outboxMessages(dataDir: string): string[] {
   const dir = join(dataDir, "outbox");
   let files: string[];
   try {
-    files = readdirSync(dir).sort();
+    files = readdirSync(dir)
+      .filter((name) => name.endsWith(".eml"))
+      .sort();
   } catch {
     return [];
   }

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import nodemailer from "nodemailer";
 import type { FastifyBaseLogger } from "fastify";
@@ -45,7 +45,10 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
       const info = await transport.sendMail({ from, ...message });
       await mkdir(outboxDir, { recursive: true, mode: 0o700 });
       const file = `${new Date().toISOString().replace(/[:.]/g, "-")}-${objectId()}.eml`;
-      await writeFile(join(outboxDir, file), info.message as Buffer, { mode: 0o600 });
+      // Written aside and renamed, so a reader of the outbox never meets a message half written.
+      const part = join(outboxDir, `.${file}.part`);
+      await writeFile(part, info.message as Buffer, { mode: 0o600 });
+      await rename(part, join(outboxDir, file));
       log.info({ file, subject: message.subject }, "mail written to outbox");
     },
   };
