@@ -51,7 +51,7 @@ export async function* resultsForExport(
   options: { pageSize?: number; now?: Date } = {},
 ): AsyncGenerator<ResultExportRow[]> {
   const pageSize = options.pageSize ?? EXPORT_PAGE_SIZE;
-  const filters = resultListFilters(tenantId, query, options.now ?? new Date());
+  const filters = resultListFilters(tenantId, query, options.now ?? new Date(), "joined");
   // created_at stays PostgreSQL's own text in the cursor: a Date would drop its microseconds.
   let cursor: { at: string; id: string } | null = null;
   let sent = 0;

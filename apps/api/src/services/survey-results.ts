@@ -125,17 +125,23 @@ const createdMicros = sql<string>`(extract(epoch from ${surveyResults.createdAt}
 const MICROS = /^-?\d{1,17}$/;
 const ID = /^[0-9a-f]{24}$/;
 
-/** What the results list's filters select (SPEC 3): the tenant's live results of live patients from the
- * duration's start, of one patient or survey if given. The list and its CSV export share it. */
+/**
+ * What the results list's filters select (SPEC 3): the tenant's live results of live patients from the
+ * duration's start, of one patient or survey if given. The list, its count and its CSV export share it.
+ * A statement with the patient joined (`patient: "joined"`) reads whether the patient was removed from
+ * that row, the same rows as the anti-join a statement without the join needs, at about a quarter less
+ * of PostgreSQL's time for a page.
+ */
 export function resultListFilters(
   tenantId: string,
   query: Pick<SurveyResultListQuery, "duration" | "patientId" | "surveyId">,
   now: Date,
+  patient: "joined" | "not joined" = "not joined",
 ): SQL[] {
   const conditions: SQL[] = [
     eq(surveyResults.tenantId, tenantId),
     isNull(surveyResults.deletedAt),
-    patientNotRemoved,
+    patient === "joined" ? isNull(patients.deletedAt) : patientNotRemoved,
     gte(surveyResults.createdAt, durationStart(query.duration, now)),
   ];
   if (query.patientId !== undefined) conditions.push(eq(surveyResults.patientId, query.patientId));
@@ -155,11 +161,8 @@ export async function listResults(
   now = new Date(),
   execute: Execute = executeOn(db),
 ): Promise<PagedList<SurveyResultListItem>> {
-  const filters = resultListFilters(tenantId, query, now);
-  const where = and(...filters);
-  // The page has the patient joined: that row says whether the patient was removed, the same rows as
-  // patientNotRemoved's anti-join selects, at about a quarter less of PostgreSQL's time for a page.
-  const pageWhere = and(...filters.filter((c) => c !== patientNotRemoved), isNull(patients.deletedAt));
+  const where = and(...resultListFilters(tenantId, query, now));
+  const pageWhere = and(...resultListFilters(tenantId, query, now, "joined"));
   const cursor =
     query.cursor === undefined
       ? undefined

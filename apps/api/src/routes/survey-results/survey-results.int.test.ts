@@ -25,21 +25,32 @@ afterAll(async () => {
   await t.close();
 });
 
-async function clinic(role: "user" | "admin" = "user", settings: Partial<TenantSettings> = {}) {
-  const u = await t.createTestTenant({ role, settings });
-  const s = await login(t.app, u.email);
+/** A new patient of the session's tenant, saved through the API. */
+async function newPatient(
+  s: Session,
+  p: { mrnPrefix: string; firstName: string; lastName: string; dob: string; sex: "F" | "M" },
+): Promise<Patient> {
+  const { mrnPrefix, ...fields } = p;
   const res = await s.inject({
     method: "POST",
     url: "/api/patients",
-    payload: {
-      mrn: `R-${objectId().slice(-6)}`,
-      firstName: "Ruth",
-      lastName: "Bader",
-      dob: "1933-03-15",
-      sex: "F",
-    },
+    payload: { mrn: `${mrnPrefix}-${objectId().slice(-6)}`, ...fields },
   });
-  return { u, s, patient: res.json<Patient>() };
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json<Patient>();
+}
+
+async function clinic(role: "user" | "admin" = "user", settings: Partial<TenantSettings> = {}) {
+  const u = await t.createTestTenant({ role, settings });
+  const s = await login(t.app, u.email);
+  const patient = await newPatient(s, {
+    mrnPrefix: "R",
+    firstName: "Ruth",
+    lastName: "Bader",
+    dob: "1933-03-15",
+    sex: "F",
+  });
+  return { u, s, patient };
 }
 
 const save = (s: Session, payload: Record<string, unknown>) =>
@@ -476,19 +487,13 @@ describe("GET /api/surveyresults", () => {
 describe("DELETE /api/surveyresults/{id}", () => {
   test("leaves a removed patient's results out of every page and total of the list until the patient is restored", async () => {
     const { s, patient } = await clinic("admin");
-    const other = (
-      await s.inject({
-        method: "POST",
-        url: "/api/patients",
-        payload: {
-          mrn: `K-${objectId().slice(-6)}`,
-          firstName: "Kept",
-          lastName: "Here",
-          dob: "1940-01-02",
-          sex: "M",
-        },
-      })
-    ).json<Patient>();
+    const other = await newPatient(s, {
+      mrnPrefix: "K",
+      firstName: "Kept",
+      lastName: "Here",
+      dob: "1940-01-02",
+      sex: "M",
+    });
     const ids: Record<string, string[]> = { [patient.id]: [], [other.id]: [] };
     for (let i = 0; i < 3; i++)
       for (const p of [patient, other]) {
