@@ -2,7 +2,10 @@ import { describe, expect, inject, test } from "vitest";
 import pg from "pg";
 import { sql } from "drizzle-orm";
 import { createTestDatabase } from "../../test/helpers.js";
-import { rowsOf } from "./index.js";
+import { PatientListQuerySchema, SurveyResultListQuerySchema } from "@core-care/schema";
+import { listPatients } from "../services/patients.js";
+import { listResults } from "../services/survey-results.js";
+import { rowsOf, type Execute } from "./index.js";
 
 describe("openDatabase", () => {
   test("applies the migrations, so every table exists", async () => {
@@ -36,6 +39,55 @@ if (inject("dbKind") === "postgres") {
         const after = rowsOf<{ one: number }>(await database.db.execute(sql`select 1 as one`));
         expect(after[0]?.one).toBe(1);
         expect(errors.length).toBeGreaterThan(0);
+      } finally {
+        await database.close();
+      }
+    });
+
+    test("plans each list page's statement once for any parameters, without parallel workers", async () => {
+      const database = await createTestDatabase();
+      const now = new Date();
+      try {
+        for (const duration of ["5", "1", "0", "5"] as const)
+          await listResults(
+            database.db,
+            "t-plans",
+            SurveyResultListQuerySchema.parse({ duration }),
+            now,
+            database.executeList,
+          );
+        for (const q of [{ sort: "lastName" }, { sort: "lastName", order: "desc" }, { sort: "lastName" }])
+          await listPatients(database.db, "t-plans", PatientListQuerySchema.parse(q), database.executeList);
+        // One list read at a time: the pool hands the same connection back (its last idle one).
+        const on = async (execute: Execute) =>
+          rowsOf<{ name: string; generic_plans: number; custom_plans: number; parallel: string }>(
+            await execute(
+              "plans-probe",
+              sql`select name, generic_plans::int, custom_plans::int,
+                current_setting('max_parallel_workers_per_gather') as parallel
+                from pg_prepared_statements where name like 'results-list#%' or name like 'patients-list#%'
+                order by name`,
+            ),
+          );
+        const lists = await on(database.executeList);
+        // Durations differ only in their parameters: one statement for the results; two patients orders.
+        expect(lists.filter((r) => r.name.startsWith("results-list#"))).toHaveLength(1);
+        expect(lists.filter((r) => r.name.startsWith("patients-list#"))).toHaveLength(2);
+        expect(lists.map((r) => r.custom_plans)).toEqual([0, 0, 0]);
+        expect(lists.reduce((n, r) => n + r.generic_plans, 0)).toBe(7);
+        expect(new Set(lists.map((r) => r.parallel))).toEqual(new Set(["0"]));
+        // The other statements keep PostgreSQL's own choice: custom plans for the first executions.
+        await listResults(
+          database.db,
+          "t-plans",
+          SurveyResultListQuerySchema.parse({ duration: "5" }),
+          now,
+          database.execute,
+        );
+        const other = await on(database.execute);
+        expect(other).toHaveLength(1);
+        expect(other[0]).toMatchObject({ generic_plans: 0, custom_plans: 1 });
+        expect(other[0]?.parallel).not.toBe("0");
       } finally {
         await database.close();
       }

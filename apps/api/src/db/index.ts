@@ -59,6 +59,12 @@ export interface Database {
   kind: "pglite" | "postgres";
   /** Runs a raw statement outside any transaction, as a named prepared statement. */
   execute: Execute;
+  /**
+   * Runs a list page's read as {@link execute} does, planned once for any parameters: on a server, on
+   * connections of its own where PostgreSQL keeps one generic plan per statement (see LIST_READ_OPTIONS);
+   * on PGlite, as `execute`.
+   */
+  executeList: Execute;
   /** Subscribes to NOTIFY on a channel; see `Subscriber` for what it reports. */
   listen(channel: string, subscriber: Subscriber): Promise<Unlisten>;
   /**
@@ -214,6 +220,18 @@ function preparedOn(pool: pg.Pool): Execute {
   };
 }
 
+/**
+ * The settings of the list reads' connections. A prepared statement is otherwise planned anew at every
+ * execution with its parameters' values (a "custom plan"), which for a results page cost PostgreSQL about
+ * a fifth of its CPU per request. A list page's best plan does not depend on those values: the
+ * tenant leads every index, the keyset's order is an index's order and the page is 201 rows, so one
+ * generic plan per statement serves every tenant, duration, cursor, sort and patient. (Not one survey's
+ * results: whether a survey has most of a practice's results or a few decides the index, so that list
+ * stays on custom plans.) Parallel workers are kept out: a generic plan cannot know a page stops after
+ * 201 rows and would start them for each page.
+ */
+export const LIST_READ_OPTIONS = "-c plan_cache_mode=force_generic_plan -c max_parallel_workers_per_gather=0";
+
 async function openServer(url: string, options: OpenDatabaseOptions): Promise<Database> {
   // A server that cannot be reached fails a request after this long (503) instead of holding it.
   const pool = new pg.Pool({
@@ -224,11 +242,21 @@ async function openServer(url: string, options: OpenDatabaseOptions): Promise<Da
   });
   pool.on("error", options.onIdleError ?? (() => undefined));
   const db = await migrated(pool, options.onProgress ?? (() => undefined));
+  // Opened as list pages are read, and closed when idle, as the main pool's are.
+  const listPool = new pg.Pool({
+    connectionString: url,
+    Client: reporting(pg.Client, options.onStatement),
+    max: Math.max(2, Math.ceil((options.poolSize ?? 10) / 2)),
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    options: LIST_READ_OPTIONS,
+  });
+  listPool.on("error", options.onIdleError ?? (() => undefined));
   const listeners = new Set<Unlisten>();
   return {
     db,
     kind: "postgres",
     execute: preparedOn(pool),
+    executeList: preparedOn(listPool),
     exclusive: (work) => underAdvisoryLock(pool, () => work()),
     poolState: () => poolStateOf(pool),
     ready: () => readyOn(pool),
@@ -242,7 +270,7 @@ async function openServer(url: string, options: OpenDatabaseOptions): Promise<Da
     },
     async close() {
       await Promise.all([...listeners].map((unlisten) => unlisten()));
-      await pool.end();
+      await Promise.all([pool.end(), listPool.end()]);
     },
   };
 }
@@ -292,11 +320,14 @@ async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
     releaseDir();
     throw err;
   }
+  const execute = preparedOn(pool);
   // One process holds the data folder, so its start-up work needs no lock.
   return {
     db,
     kind: "pglite",
-    execute: preparedOn(pool),
+    execute,
+    // One session: its statements are planned as PostgreSQL chooses (custom plans, then generic ones).
+    executeList: execute,
     exclusive: (work) => work(),
     poolState: () => poolStateOf(pool),
     ready: () => readyOn(pool),

@@ -10,7 +10,7 @@ import {
   type PatientListQuery,
   type PatientSurvey,
 } from "@core-care/schema";
-import type { Db, DbOrTx } from "../db/index.js";
+import { executeOn, rowsOf, type Db, type DbOrTx, type Execute } from "../db/index.js";
 import { locations, patients, patientSurveys } from "../db/schema.js";
 import { conflict, fieldError, notFound } from "../errors.js";
 import { isUniqueViolation } from "../db/errors.js";
@@ -148,6 +148,7 @@ export async function listPatients(
   db: Db,
   tenantId: string,
   query: PatientListQuery,
+  execute: Execute = executeOn(db),
 ): Promise<PagedList<Patient>> {
   const search = patientSearch(query.q);
   const where = and(live(tenantId), search);
@@ -176,13 +177,19 @@ export async function listPatients(
   /** The list without a search: walked in index order, the capped count beside it. */
   const readAll = async () => {
     const page = db
-      .select({ ...patientColumns, cappedTotal: cappedCount(patients, where) })
+      // The birth date as PostgreSQL writes it: the driver's own reading of a date is a Date at local midnight.
+      .select({
+        ...patientColumns,
+        dob: sql<string>`${patients.dob}::text`.as("dob"),
+        cappedTotal: cappedCount(patients, where),
+      })
       .from(patients)
       .where(cursor === undefined ? where : and(where, keysetAfter(cursor, false)))
       .orderBy(...keysetOrder(false))
       .limit(query.limit + 1)
       .offset(offset);
-    const raw = await rawRows<RawPatientRow>(db, page);
+    // A prepared statement per shape (sort, order, cursor), as the results list's.
+    const raw = rowsOf<RawPatientRow>(await execute("patients-list#", page.getSQL()));
     return { rows: raw.map(fromRaw), ...(await totalOfPage(db, raw, patients, where)) };
   };
   /**

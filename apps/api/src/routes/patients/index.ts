@@ -34,7 +34,12 @@ const patientsRoutes: FastifyPluginAsyncZod = async (app) => {
     "/patients",
     { schema: { querystring: PatientListQuerySchema, response: { 200: pagedListOf(PatientSchema) } } },
     async (request) => {
-      const page = await listPatients(app.db, authOf(request).tenantId, request.query);
+      const page = await listPatients(
+        app.db,
+        authOf(request).tenantId,
+        request.query,
+        app.database.executeList,
+      );
       await request.audit("list", "patient");
       return page;
     },

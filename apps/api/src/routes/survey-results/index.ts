@@ -116,7 +116,10 @@ const surveyResultsRoutes: FastifyPluginAsyncZod = async (app) => {
         authOf(request).tenantId,
         request.query,
         new Date(),
-        app.database.execute,
+        // One survey's results are planned for the survey asked for: one generic plan cannot know whether
+        // it has most of the practice's results or a few, and reading the whole list in date order for a
+        // rarely used survey's page took 287 ms at a million results, against 1-2 ms by the survey's index.
+        request.query.surveyId === undefined ? app.database.executeList : app.database.execute,
       );
       await request.audit("list", "survey-result");
       return page;
