@@ -48,6 +48,7 @@ if (inject("dbKind") === "postgres") {
       const database = await createTestDatabase();
       const now = new Date();
       try {
+        const openBefore = database.poolState().total;
         for (const duration of ["5", "1", "0", "5"] as const)
           await listResults(
             database.db,
@@ -76,6 +77,8 @@ if (inject("dbKind") === "postgres") {
         expect(lists.map((r) => r.custom_plans)).toEqual([0, 0, 0]);
         expect(lists.reduce((n, r) => n + r.generic_plans, 0)).toBe(7);
         expect(new Set(lists.map((r) => r.parallel))).toEqual(new Set(["0"]));
+        // The pool's state (the metrics' connections) counts the list reads' connection with the rest.
+        expect(database.poolState().total).toBe(openBefore + 1);
         // The other statements keep PostgreSQL's own choice: custom plans for the first executions.
         await listResults(
           database.db,

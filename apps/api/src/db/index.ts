@@ -258,7 +258,15 @@ async function openServer(url: string, options: OpenDatabaseOptions): Promise<Da
     execute: preparedOn(pool),
     executeList: preparedOn(listPool),
     exclusive: (work) => underAdvisoryLock(pool, () => work()),
-    poolState: () => poolStateOf(pool),
+    // The connections this process holds on the server, the list reads' with the rest.
+    poolState: () => {
+      const [main, lists] = [poolStateOf(pool), poolStateOf(listPool)];
+      return {
+        total: main.total + lists.total,
+        idle: main.idle + lists.idle,
+        waiting: main.waiting + lists.waiting,
+      };
+    },
     ready: () => readyOn(pool),
     async listen(channel, subscriber) {
       const unlisten = await listenOnServer(url, channel, subscriber);
