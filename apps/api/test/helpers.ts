@@ -7,7 +7,7 @@ import pg from "pg";
 import { inject } from "vitest";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import { objectId } from "@core-care/survey-engine";
-import { Role, type Me, type TenantSettings } from "@core-care/schema";
+import { Role, type Me, type Patient, type TenantSettings } from "@core-care/schema";
 import { buildApp, type BuildAppOptions } from "../src/app.js";
 import type { Config } from "../src/config.js";
 import { openDatabase, type Database, type Db } from "../src/db/index.js";
@@ -250,6 +250,22 @@ export function asSession(app: FastifyInstance, cookie: string, me: Me): Session
     headers,
     inject: (options) => app.inject({ ...options, headers: { ...headers, ...(options.headers ?? {}) } }),
   };
+}
+
+/** A patient saved by the session through POST /api/patients (sex "F" unless given); throws unless 201. */
+export async function postPatient(
+  session: Session,
+  fields: { mrn: string; firstName: string; lastName: string; dob: string; sex?: "F" | "M" },
+): Promise<Patient> {
+  const response = await session.inject({
+    method: "POST",
+    url: "/api/patients",
+    payload: { sex: "F", ...fields },
+  });
+  if (response.statusCode !== 201) {
+    throw new Error(`saving patient ${fields.mrn} failed: ${response.statusCode} ${response.body}`);
+  }
+  return response.json<Patient>();
 }
 
 /** The field names of a 400 answer, in order. */

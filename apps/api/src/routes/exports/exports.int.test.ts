@@ -13,6 +13,7 @@ import {
   createTestApp,
   errorFields,
   login,
+  postPatient,
   type Session,
   type TestApp,
   type TestTenant,
@@ -23,19 +24,6 @@ let tenant: TestTenant;
 let staff: Session;
 const made: Patient[] = [];
 const resultIds: string[] = [];
-
-async function createPatient(
-  session: Session,
-  fields: { mrn: string; firstName: string; lastName: string; dob: string },
-): Promise<Patient> {
-  const res = await session.inject({
-    method: "POST",
-    url: "/api/patients",
-    payload: { ...fields, sex: "F" },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json<Patient>();
-}
 
 async function saveResult(session: Session, patientId: string, isSubmitted: boolean): Promise<string> {
   const res = await session.inject({
@@ -66,13 +54,13 @@ beforeAll(async () => {
   tenant = await t.createTestTenant({ role: "user" });
   staff = await login(t.app, tenant.email);
   made.push(
-    await createPatient(staff, { mrn: "X-1", firstName: "Walter", lastName: "Hobbs", dob: "1952-11-02" }),
+    await postPatient(staff, { mrn: "X-1", firstName: "Walter", lastName: "Hobbs", dob: "1952-11-02" }),
   );
   made.push(
-    await createPatient(staff, { mrn: "X-2", firstName: "Ada", lastName: "Abbott", dob: "1940-01-01" }),
+    await postPatient(staff, { mrn: "X-2", firstName: "Ada", lastName: "Abbott", dob: "1940-01-01" }),
   );
   made.push(
-    await createPatient(staff, {
+    await postPatient(staff, {
       mrn: "X-3",
       firstName: '=HYPERLINK("http://x")',
       lastName: "+Sum",
@@ -82,7 +70,7 @@ beforeAll(async () => {
   for (const patient of made) resultIds.push(await saveResult(staff, patient.id, patient.mrn !== "X-2"));
   const other = await t.createTestTenant({ role: "user" });
   const otherStaff = await login(t.app, other.email);
-  const stranger = await createPatient(otherStaff, {
+  const stranger = await postPatient(otherStaff, {
     mrn: "X-9",
     firstName: "Olga",
     lastName: "Other",

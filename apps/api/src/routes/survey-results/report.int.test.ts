@@ -5,7 +5,14 @@ import type { Patient, ReportDataLine, SurveyResult } from "@core-care/schema";
 import { createPage, createQuestion, objectId, type Survey } from "@core-care/survey-engine";
 import { patients, surveyResults } from "../../db/schema.js";
 import { reportPages } from "../../services/report-data.js";
-import { createTestApp, login, type Session, type TestApp, type TestTenant } from "../../../test/helpers.js";
+import {
+  createTestApp,
+  login,
+  postPatient,
+  type Session,
+  type TestApp,
+  type TestTenant,
+} from "../../../test/helpers.js";
 
 let t: TestApp;
 let tenant: TestTenant;
@@ -33,15 +40,8 @@ function reportSurvey(): Survey {
   };
 }
 
-async function createPatient(session: Session, mrn: string): Promise<Patient> {
-  const res = await session.inject({
-    method: "POST",
-    url: "/api/patients",
-    payload: { mrn, firstName: "Rita", lastName: `Report ${mrn}`, dob: "1950-02-03", sex: "F" },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json<Patient>();
-}
+const createPatient = (session: Session, mrn: string): Promise<Patient> =>
+  postPatient(session, { mrn, firstName: "Rita", lastName: `Report ${mrn}`, dob: "1950-02-03" });
 
 async function saveResult(session: Session, patientId: string, weight: number): Promise<string> {
   const res = await session.inject({

@@ -8,7 +8,14 @@ import type {
   SurveyResultSummary,
   TenantSettings,
 } from "@core-care/schema";
-import { createTestApp, errorFields, login, type Session, type TestApp } from "../../../test/helpers.js";
+import {
+  createTestApp,
+  errorFields,
+  login,
+  postPatient,
+  type Session,
+  type TestApp,
+} from "../../../test/helpers.js";
 import { outboxMessages } from "../../../test/mail.js";
 import { auditEvents, safetyAlerts, surveyResults } from "../../db/schema.js";
 import { withRequiredAnswers } from "../../../test/awv-answers.js";
@@ -25,26 +32,11 @@ afterAll(async () => {
   await t.close();
 });
 
-/** A new patient of the session's tenant, saved through the API. */
-async function newPatient(
-  s: Session,
-  p: { mrnPrefix: string; firstName: string; lastName: string; dob: string; sex: "F" | "M" },
-): Promise<Patient> {
-  const { mrnPrefix, ...fields } = p;
-  const res = await s.inject({
-    method: "POST",
-    url: "/api/patients",
-    payload: { mrn: `${mrnPrefix}-${objectId().slice(-6)}`, ...fields },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json<Patient>();
-}
-
 async function clinic(role: "user" | "admin" = "user", settings: Partial<TenantSettings> = {}) {
   const u = await t.createTestTenant({ role, settings });
   const s = await login(t.app, u.email);
-  const patient = await newPatient(s, {
-    mrnPrefix: "R",
+  const patient = await postPatient(s, {
+    mrn: `R-${objectId().slice(-6)}`,
     firstName: "Ruth",
     lastName: "Bader",
     dob: "1933-03-15",
@@ -487,8 +479,8 @@ describe("GET /api/surveyresults", () => {
 describe("DELETE /api/surveyresults/{id}", () => {
   test("leaves a removed patient's results out of every page and total of the list until the patient is restored", async () => {
     const { s, patient } = await clinic("admin");
-    const other = await newPatient(s, {
-      mrnPrefix: "K",
+    const other = await postPatient(s, {
+      mrn: `K-${objectId().slice(-6)}`,
       firstName: "Kept",
       lastName: "Here",
       dob: "1940-01-02",
