@@ -5,13 +5,16 @@
  * and 20 clients (autocannon, signed in) beside the same statements replayed on a plain `pg` pool by
  * as many clients, prepared once per connection where the API prepares its own (the lists without a
  * search, on connections set as the API's list reads are): the floor. Then a streamed batch upload of
- * BENCH_BATCH_ROWS rows beside plain multi-row INSERTs of the same rows, and the API process's peak memory (RSS) throughout.
+ * BENCH_BATCH_ROWS rows beside plain multi-row INSERTs of the same rows, and the API process's peak
+ * memory (RSS) throughout.
  *
  *   DATABASE_URL=postgres://… pnpm --filter @core-care/api exec tsx --conditions=source bench/lists.ts
  *   BENCH_SIZE=small …          # 20,000 results, 2,000 patients, 5,000 batch rows (CI)
  *
  * Sizes: BENCH_RESULTS (default 1,000,000), BENCH_PATIENTS (50,000), BENCH_BATCH_ROWS (100,000);
- * BENCH_LIST_SECONDS per case (default 10); BENCH_PORT for the API (default 4462).
+ * BENCH_LIST_SECONDS per case (default 10); BENCH_PORT for the API (default 4462); BENCH_ONLY=<text>
+ * for the cases whose name holds it; BENCH_KEEP_DATABASE=1 builds the data set, keeps it and stops;
+ * BENCH_API_NODE_ARGS for the API's node (a CPU profile: "--cpu-prof --cpu-prof-dir=<folder>").
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -31,6 +34,7 @@ import { hashPassword } from "../src/services/passwords.js";
 import { encodeCursor } from "../src/services/keyset.js";
 import { listResults } from "../src/services/survey-results.js";
 import { listPatients } from "../src/services/patients.js";
+import { CappedLists } from "../src/services/capped-lists.js";
 
 const small = process.env.BENCH_SIZE === "small";
 const RESULTS = Number(process.env.BENCH_RESULTS ?? (small ? 20_000 : 1_000_000));
@@ -164,7 +168,8 @@ async function build() {
 async function startApi(): Promise<{ child: ChildProcess; base: string; dataDir: string }> {
   const server = join("dist", "server.js");
   const dataDir = mkdtempSync(join(tmpdir(), "core-care-bench-lists-"));
-  const child = spawn(process.execPath, [server], {
+  const nodeArgs = (process.env.BENCH_API_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "");
+  const child = spawn(process.execPath, [...nodeArgs, server], {
     env: {
       ...process.env,
       PORT: String(PORT),
@@ -432,7 +437,15 @@ const cases: { name: string; path: string; prepared: boolean; statements: () => 
     name: label,
     path: `/api/surveyresults?${new URLSearchParams(query).toString()}`,
     prepared: true,
-    statements: () => statementsOf((db) => listResults(db, TENANT, SurveyResultListQuerySchema.parse(query))),
+    // What the API sends once it knows the list is longer than the capped count (its steady state).
+    statements: async () => {
+      const capped = new CappedLists({ maxEntries: 100, maxAgeMs: 3_600_000 });
+      capped.onLive(true);
+      const read = (db: ReturnType<typeof drizzle<typeof schema>>) =>
+        listResults(db, TENANT, SurveyResultListQuerySchema.parse(query), undefined, undefined, capped);
+      await statementsOf(read);
+      return statementsOf(read);
+    },
   })),
   ...(
     [

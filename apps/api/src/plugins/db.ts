@@ -1,11 +1,14 @@
 import fp from "fastify-plugin";
 import { openDatabase, type Database, type Db } from "../db/index.js";
 import type { Config } from "../config.js";
+import { CappedLists, LISTS_CHANNEL } from "../services/capped-lists.js";
 
 declare module "fastify" {
   interface FastifyInstance {
     db: Db;
     database: Database;
+    /** The practices' lists this process has counted past the cap, forgotten when one may shorten. */
+    cappedLists: CappedLists;
   }
 }
 
@@ -57,7 +60,13 @@ export default fp<DbPluginOptions>(
     const ready = opened;
     app.decorate("database", ready);
     app.decorate("db", ready.db);
-    if (owned) app.addHook("onClose", async () => ready.close());
+    const cappedLists = new CappedLists({ maxEntries: 10_000, maxAgeMs: 60_000 });
+    const unlisten = await ready.listen(LISTS_CHANNEL, cappedLists);
+    app.decorate("cappedLists", cappedLists);
+    app.addHook("onClose", async () => {
+      await unlisten();
+      if (owned) await ready.close();
+    });
   },
   { name: "db" },
 );

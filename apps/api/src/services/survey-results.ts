@@ -8,12 +8,13 @@ import type {
   SurveyResultListQuery,
   SurveyResultSummary,
 } from "@core-care/schema";
-import { PAGE_SIZE } from "@core-care/schema";
+import { PAGE_SIZE, TOTAL_CAP } from "@core-care/schema";
 import { executeOn, rowsOf, type Db, type Execute } from "../db/index.js";
 import { patients, surveyResults, surveyVersions } from "../db/schema.js";
 import { resultPatient, resultSurveyVersion } from "../db/joins.js";
 import { notFound } from "../errors.js";
-import { after, cappedCount, decodeCursor, pageOf, totalOfPage } from "./keyset.js";
+import { after, cappedCount, cappedOf, decodeCursor, pageOf, totalOfPage } from "./keyset.js";
+import type { CappedLists } from "./capped-lists.js";
 
 /**
  * A timestamp as the API writes it (`Date.prototype.toISOString`, UTC, milliseconds), made by
@@ -152,7 +153,7 @@ export function resultListFilters(
 /**
  * Results of the tenant from the duration filter's start, newest first, 200 a page (SPEC 3, 9): by
  * keyset from a cursor, or by page number (OFFSET, kept for callers of the spec's `page`). The total
- * is counted no further than TOTAL_CAP + 1 rows.
+ * is counted no further than TOTAL_CAP + 1 rows, and not at all for a list `capped` knows to be longer.
  */
 export async function listResults(
   db: Db,
@@ -160,8 +161,13 @@ export async function listResults(
   query: SurveyResultListQuery,
   now = new Date(),
   execute: Execute = executeOn(db),
+  capped?: CappedLists,
 ): Promise<PagedList<SurveyResultListItem>> {
   const where = and(...resultListFilters(tenantId, query, now));
+  // A list already counted past the cap is not counted again (services/capped-lists.ts).
+  const list = `results ${durationStart(query.duration, now).toISOString()} ${query.patientId ?? ""} ${query.surveyId ?? ""}`;
+  const stamp = capped?.stamp();
+  const knownCapped = capped?.has(tenantId, list) ?? false;
   const pageWhere = and(...resultListFilters(tenantId, query, now, "joined"));
   const cursor =
     query.cursor === undefined
@@ -184,7 +190,7 @@ export async function listResults(
       createdAt: isoText(surveyResults.createdAt).as("created_iso"),
       updatedAt: isoText(surveyResults.updatedAt).as("updated_iso"),
       micros: createdMicros.as("micros"),
-      cappedTotal: cappedCount(surveyResults, where),
+      ...(knownCapped ? {} : { cappedTotal: cappedCount(surveyResults, where) }),
     })
     .from(surveyResults)
     .leftJoin(patients, resultPatient)
@@ -210,7 +216,10 @@ export async function listResults(
   if (cursor === undefined && query.page > 1) page = page.offset((query.page - 1) * PAGE_SIZE);
   // A prepared statement per shape of the query (filters, cursor, direction): planned once per connection.
   const rows = rowsOf<ListRow>(await execute("results-list#", page.getSQL()));
-  const { total, totalCapped } = await totalOfPage(db, rows, surveyResults, where);
+  const { total, totalCapped } = knownCapped
+    ? cappedOf(TOTAL_CAP + 1)
+    : await totalOfPage(db, rows, surveyResults, where);
+  if (totalCapped && !knownCapped) capped?.put(tenantId, list, stamp!);
   const { items, nextCursor, prevCursor } = pageOf(
     rows,
     PAGE_SIZE,

@@ -120,6 +120,7 @@ const surveyResultsRoutes: FastifyPluginAsyncZod = async (app) => {
         // it has most of the practice's results or a few, and reading the whole list in date order for a
         // rarely used survey's page took 287 ms at a million results, against 1-2 ms by the survey's index.
         request.query.surveyId === undefined ? app.database.executeList : app.database.execute,
+        app.cappedLists,
       );
       await request.audit("list", "survey-result");
       return page;
@@ -158,6 +159,8 @@ const surveyResultsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete("/surveyresults/:id", { schema: { params: IdParams } }, async (request, reply) => {
     await deleteResult(app.db, authOf(request).tenantId, request.params.id);
+    // This process's lists now, before the database's notification reaches it.
+    app.cappedLists.forget(authOf(request).tenantId);
     await request.audit("delete", "survey-result", request.params.id);
     return reply.code(204).send();
   });

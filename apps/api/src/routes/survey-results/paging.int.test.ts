@@ -12,6 +12,7 @@ import {
 } from "../../../test/helpers.js";
 import { surveyResults } from "../../db/schema.js";
 import { encodeCursor } from "../../services/keyset.js";
+import { capturedStatements } from "../../../test/tenant-routing.js";
 
 let t: TestApp;
 
@@ -25,8 +26,8 @@ afterAll(async () => {
 type Page = PagedList<SurveyResultListItem>;
 
 /** A practice with one patient and one result saved through the API (the template of inserted rows). */
-async function clinic() {
-  const u = await t.createTestTenant({ role: "user" });
+async function clinic(role: "user" | "admin" = "user") {
+  const u = await t.createTestTenant({ role });
   const s = await login(t.app, u.email);
   const patient = (
     await s.inject({
@@ -135,6 +136,54 @@ describe("GET /api/surveyresults (keyset paging, capped totals)", () => {
     });
     const today = await list(s, { duration: "1", patientId: objectId() });
     expect(today).toMatchObject({ total: 0, totalCapped: false, items: [], nextCursor: null });
+  });
+
+  test("a list counted past the cap is not counted again until a result or its patient leaves it", async () => {
+    const { u, s, template, patient } = await clinic("admin");
+    await insertResults(template, TOTAL_CAP + 2, new Date(Date.now() - 1000));
+    const capped = { total: TOTAL_CAP, totalCapped: true };
+    const uncounted = () =>
+      [...capturedStatements].filter(
+        (text) => text.includes('from "survey_results" left join') && !text.includes("capped_total"),
+      );
+    expect(await list(s, { duration: "5" })).toMatchObject(capped);
+    expect(uncounted()).toEqual([]);
+    // The second read sends the page's statement without the count, and still says "1,000+".
+    const again = await list(s, { duration: "5" });
+    expect(again).toMatchObject(capped);
+    expect(again.items).toHaveLength(200);
+    expect(uncounted()).toHaveLength(1);
+    // Removed through the API: this server's next page counts again (1,003 - 3 = 1,000, not capped).
+    const ids = again.items.slice(0, 3).map((r) => r.id);
+    for (const id of ids) {
+      const res = await s.inject({ method: "DELETE", url: `/api/surveyresults/${id}` });
+      expect(res.statusCode, res.body).toBe(204);
+    }
+    expect(await list(s, { duration: "5" })).toMatchObject({ total: TOTAL_CAP, totalCapped: false });
+    const restored = await s.inject({ method: "POST", url: `/api/surveyresults/${ids[0]}/restore` });
+    expect(restored.statusCode, restored.body).toBe(200);
+    expect(await list(s, { duration: "5" })).toMatchObject(capped);
+    expect(await list(s, { duration: "5" })).toMatchObject(capped);
+    // Removed by anything else (another server, a hand-made statement): the database's trigger tells.
+    await inspect(() =>
+      t.db
+        .update(surveyResults)
+        .set({ deletedAt: new Date() })
+        .where(and(eq(surveyResults.tenantId, u.tenantId), eq(surveyResults.id, ids[0]!))),
+    );
+    await expect.poll(() => list(s, { duration: "5" })).toMatchObject({ total: TOTAL_CAP, totalCapped: false });
+    await inspect(() =>
+      t.db
+        .update(surveyResults)
+        .set({ deletedAt: null })
+        .where(and(eq(surveyResults.tenantId, u.tenantId), eq(surveyResults.id, ids[0]!))),
+    );
+    expect(await list(s, { duration: "5" })).toMatchObject(capped);
+    expect(await list(s, { duration: "5" })).toMatchObject(capped);
+    // The patient removed: every result goes with them.
+    const removed = await s.inject({ method: "DELETE", url: `/api/patients/${patient.id}` });
+    expect(removed.statusCode, removed.body).toBe(204);
+    expect(await list(s, { duration: "5" })).toMatchObject({ total: 0, totalCapped: false, items: [] });
   });
 
   test("a page past the end is empty and still tells the list's total", async () => {
