@@ -4,7 +4,9 @@
  * patients, plus a second practice), starts the API as its own process, and measures each list at 1
  * and 20 clients (autocannon, signed in) beside the same statements replayed on a plain `pg` pool by
  * as many clients, prepared once per connection where the API prepares its own (the lists without a
- * search, on connections set as the API's list reads are): the floor. Then a streamed batch upload of
+ * search, on connections set as the API's list reads are; a search on connections set as the API's
+ * searches are), as the API sends them once warm (a list known to be longer than the capped count is
+ * not counted again): the floor. Then a streamed batch upload of
  * BENCH_BATCH_ROWS rows beside plain multi-row INSERTs of the same rows, and the API process's peak
  * memory (RSS) throughout.
  *
@@ -13,8 +15,9 @@
  *
  * Sizes: BENCH_RESULTS (default 1,000,000), BENCH_PATIENTS (50,000), BENCH_BATCH_ROWS (100,000);
  * BENCH_LIST_SECONDS per case (default 10); BENCH_PORT for the API (default 4462); BENCH_ONLY=<text>
- * for the cases whose name holds it; BENCH_KEEP_DATABASE=1 builds the data set, keeps it and stops;
- * BENCH_API_NODE_ARGS for the API's node (a CPU profile: "--cpu-prof --cpu-prof-dir=<folder>").
+ * for the cases whose name holds it (or one of several, "a|b"); BENCH_KEEP_DATABASE=1 builds the data
+ * set, keeps it and stops; BENCH_API_NODE_ARGS for the API's node (a CPU profile:
+ * "--cpu-prof --cpu-prof-dir=<folder>").
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -27,7 +30,7 @@ import pg from "pg";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { CORE_CARE_WELLNESS_EXAM_ID, objectId } from "@core-care/survey-engine";
 import { PatientListQuerySchema, SurveyResultListQuerySchema } from "@core-care/schema";
-import { LIST_READ_OPTIONS, openDatabase } from "../src/db/index.js";
+import { LIST_READ_OPTIONS, SEARCH_READ_OPTIONS, openDatabase } from "../src/db/index.js";
 import * as schema from "../src/db/schema.js";
 import { installBuiltinSurveys } from "../src/services/builtin-surveys.js";
 import { hashPassword } from "../src/services/passwords.js";
@@ -397,9 +400,15 @@ const plainList = new pg.Pool({
   idleTimeoutMillis: 0,
   options: LIST_READ_OPTIONS,
 });
+// A search's statement runs on connections set as the API's searches are (bitmap scans only).
+const plainSearch = new pg.Pool({
+  connectionString: databaseUrl,
+  max: 20,
+  idleTimeoutMillis: 0,
+  options: SEARCH_READ_OPTIONS,
+});
 // The database is dropped at the end with its connections: an idle one's error then means nothing.
-plain.on("error", () => undefined);
-plainList.on("error", () => undefined);
+for (const pool of [plain, plainList, plainSearch]) pool.on("error", () => undefined);
 const keyOf = async (text: string, values: unknown[]) =>
   (await plain.query(text, values)).rows[0] as Record<string, string>;
 const deepResult = await keyOf(
@@ -424,7 +433,13 @@ const patientCursor = encodeCursor({
   key: [deepPatient.last_name!, deepPatient.first_name!, deepPatient.id!],
 });
 
-const cases: { name: string; path: string; prepared: boolean; statements: () => Promise<Statement[]> }[] = [
+const cases: {
+  name: string;
+  path: string;
+  prepared: boolean;
+  pool: pg.Pool;
+  statements: () => Promise<Statement[]>;
+}[] = [
   ...(
     [
       ["results of one patient", { duration: "5", patientId: onePatient!.patient_id }],
@@ -437,6 +452,7 @@ const cases: { name: string; path: string; prepared: boolean; statements: () => 
     name: label,
     path: `/api/surveyresults?${new URLSearchParams(query).toString()}`,
     prepared: true,
+    pool: plainList,
     // What the API sends once it knows the list is longer than the capped count (its steady state).
     statements: async () => {
       const capped = new CappedLists({ maxEntries: 100, maxAgeMs: 3_600_000 });
@@ -460,13 +476,18 @@ const cases: { name: string; path: string; prepared: boolean; statements: () => 
     name: label,
     path: `/api/patients?${new URLSearchParams(query).toString()}`,
     prepared: !("q" in query),
-    statements: () => statementsOf((db) => listPatients(db, TENANT, PatientListQuerySchema.parse(query))),
+    pool: "q" in query ? plainSearch : plainList,
+    // A search's statement as the API sends it on a server: on a connection already set for searches.
+    statements: () =>
+      statementsOf((db) =>
+        listPatients(db, TENANT, PatientListQuerySchema.parse(query), undefined, (read) => read(db)),
+      ),
   })),
 ];
 
-// BENCH_ONLY=<text> measures only the cases whose name holds it, and no batch upload.
+// BENCH_ONLY=<text>[|<text>…] measures only the cases whose name holds one of them, and no batch upload.
 const only = process.env.BENCH_ONLY ?? "";
-const chosen = cases.filter((c) => c.name.includes(only));
+const chosen = cases.filter((c) => only.split("|").some((part) => c.name.includes(part)));
 
 const api = await startApi();
 const memory = watchMemory(api.child.pid!);
@@ -479,7 +500,7 @@ try {
     const row: Record<string, string | number> = { list: c.name };
     for (const clients of [1, 20]) {
       const a = await viaApi(`${api.base}${c.path}`, headers, clients, api.child.pid!);
-      const f = await floor(c.prepared ? plainList : plain, statements, clients, c.prepared, api.child.pid!);
+      const f = await floor(c.pool, statements, clients, c.prepared, api.child.pid!);
       row[`api ${clients}c p50/p99`] = `${a.p50} / ${a.p99}`;
       row[`floor ${clients}c p50/p99`] = `${f.p50} / ${f.p99}`;
       row[`p99 ratio ${clients}c`] = f.p99 > 0 ? Math.round((a.p99 / f.p99) * 10) / 10 : "-";
@@ -560,7 +581,7 @@ try {
   api.child.kill("SIGTERM");
   await new Promise((resolve) => api.child.once("exit", resolve));
   rmSync(api.dataDir, { recursive: true, force: true });
-  await Promise.all([plain.end(), plainList.end()]);
+  await Promise.all([plain.end(), plainList.end(), plainSearch.end()]);
   const dropper = new pg.Client({ connectionString: serverUrl });
   await dropper.connect();
   await dropper.query(`drop database if exists ${name} with (force)`);

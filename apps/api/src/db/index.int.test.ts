@@ -19,6 +19,25 @@ describe("openDatabase", () => {
       await database.close();
     }
   });
+
+  test("reads a search with plain index scans and sequential scans off, and nothing else", async () => {
+    const database = await createTestDatabase();
+    const settings = sql`select current_setting('enable_seqscan') as seq, current_setting('enable_indexscan') as idx,
+      current_setting('enable_bitmapscan') as bitmap`;
+    try {
+      const openBefore = database.poolState().total;
+      const inSearch = await database.searchReads(async (db) => rowsOf(await db.execute(settings)));
+      expect(inSearch).toEqual([{ seq: "off", idx: "off", bitmap: "on" }]);
+      expect(rowsOf(await database.db.execute(settings))).toEqual([{ seq: "on", idx: "on", bitmap: "on" }]);
+      // On a server the searches have connections of their own, which the pool's state counts.
+      if (database.kind === "postgres") expect(database.poolState().total).toBe(openBefore + 1);
+      // A failed search leaves the settings where they were.
+      await expect(database.searchReads((db) => db.execute(sql`select 1 / 0`))).rejects.toThrow();
+      expect(rowsOf(await database.db.execute(settings))).toEqual([{ seq: "on", idx: "on", bitmap: "on" }]);
+    } finally {
+      await database.close();
+    }
+  });
 });
 
 // Only a server can end a connection under the pool; PGlite has no second connection to do it from.

@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
-import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
+import { sql, type ExtractTablesWithRelations, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
 import {
@@ -65,6 +65,13 @@ export interface Database {
    * on PGlite, as `execute`.
    */
   executeList: Execute;
+  /**
+   * Runs a patient search's reads with plain index scans and sequential scans off, which leaves bitmap
+   * scans: the trigram index, or a B-tree index for a birth date (services/patients.ts says why). On a
+   * server, on connections of their own opened with those settings (see SEARCH_READ_OPTIONS), so a
+   * search is one round trip; on PGlite, in a transaction that sets them.
+   */
+  searchReads: <T>(work: (db: DbOrTx) => Promise<T>) => Promise<T>;
   /** Subscribes to NOTIFY on a channel; see `Subscriber` for what it reports. */
   listen(channel: string, subscriber: Subscriber): Promise<Unlisten>;
   /**
@@ -232,6 +239,24 @@ function preparedOn(pool: pg.Pool): Execute {
  */
 export const LIST_READ_OPTIONS = "-c plan_cache_mode=force_generic_plan -c max_parallel_workers_per_gather=0";
 
+/**
+ * The settings of the patient searches' connections: no plain index scan and no sequential scan, which
+ * leaves bitmap scans (see `Database.searchReads`). Set for each search in a transaction instead, they
+ * cost three more round trips a search (begin, the settings, commit).
+ */
+export const SEARCH_READ_OPTIONS = "-c enable_seqscan=off -c enable_indexscan=off";
+
+/** `searchReads` where the settings are set for each search: in a transaction of its own. */
+export function searchInTransaction(db: Db) {
+  return <T>(work: (db: DbOrTx) => Promise<T>): Promise<T> =>
+    db.transaction(async (tx) => {
+      await tx.execute(
+        sql`select set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true)`,
+      );
+      return work(tx);
+    });
+}
+
 async function openServer(url: string, options: OpenDatabaseOptions): Promise<Database> {
   // A server that cannot be reached fails a request after this long (503) instead of holding it.
   const pool = new pg.Pool({
@@ -251,20 +276,30 @@ async function openServer(url: string, options: OpenDatabaseOptions): Promise<Da
     options: LIST_READ_OPTIONS,
   });
   listPool.on("error", options.onIdleError ?? (() => undefined));
+  const searchPool = new pg.Pool({
+    connectionString: url,
+    Client: reporting(pg.Client, options.onStatement),
+    max: Math.max(2, Math.ceil((options.poolSize ?? 10) / 4)),
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    options: SEARCH_READ_OPTIONS,
+  });
+  searchPool.on("error", options.onIdleError ?? (() => undefined));
+  const searchDb = drizzlePg(searchPool, { schema });
   const listeners = new Set<Unlisten>();
   return {
     db,
     kind: "postgres",
     execute: preparedOn(pool),
     executeList: preparedOn(listPool),
+    searchReads: (work) => work(searchDb),
     exclusive: (work) => underAdvisoryLock(pool, () => work()),
-    // The connections this process holds on the server, the list reads' with the rest.
+    // The connections this process holds on the server, the list reads' and searches' with the rest.
     poolState: () => {
-      const [main, lists] = [poolStateOf(pool), poolStateOf(listPool)];
+      const states = [poolStateOf(pool), poolStateOf(listPool), poolStateOf(searchPool)];
       return {
-        total: main.total + lists.total,
-        idle: main.idle + lists.idle,
-        waiting: main.waiting + lists.waiting,
+        total: states.reduce((sum, state) => sum + state.total, 0),
+        idle: states.reduce((sum, state) => sum + state.idle, 0),
+        waiting: states.reduce((sum, state) => sum + state.waiting, 0),
       };
     },
     ready: () => readyOn(pool),
@@ -278,7 +313,7 @@ async function openServer(url: string, options: OpenDatabaseOptions): Promise<Da
     },
     async close() {
       await Promise.all([...listeners].map((unlisten) => unlisten()));
-      await Promise.all([pool.end(), listPool.end()]);
+      await Promise.all([pool.end(), listPool.end(), searchPool.end()]);
     },
   };
 }
@@ -336,6 +371,7 @@ async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
     execute,
     // One session: its statements are planned as PostgreSQL chooses (custom plans, then generic ones).
     executeList: execute,
+    searchReads: searchInTransaction(db),
     exclusive: (work) => work(),
     poolState: () => poolStateOf(pool),
     ready: () => readyOn(pool),

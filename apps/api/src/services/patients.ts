@@ -10,7 +10,15 @@ import {
   type PatientListQuery,
   type PatientSurvey,
 } from "@core-care/schema";
-import { executeOn, rowsOf, type Db, type DbOrTx, type Execute } from "../db/index.js";
+import {
+  executeOn,
+  rowsOf,
+  searchInTransaction,
+  type Database,
+  type Db,
+  type DbOrTx,
+  type Execute,
+} from "../db/index.js";
 import { locations, patients, patientSurveys } from "../db/schema.js";
 import { conflict, fieldError, notFound } from "../errors.js";
 import { isUniqueViolation } from "../db/errors.js";
@@ -149,6 +157,7 @@ export async function listPatients(
   tenantId: string,
   query: PatientListQuery,
   execute: Execute = executeOn(db),
+  searchReads: Database["searchReads"] = searchInTransaction(db),
 ): Promise<PagedList<Patient>> {
   const search = patientSearch(query.q);
   const where = and(live(tenantId), search);
@@ -217,17 +226,10 @@ export async function listPatients(
   // PostgreSQL prices the trigram index's bitmap scan above walking the tenant's patients in name
   // order (or scanning them), and picks the walk: 60-100 ms for "smith" at 50,000 patients against
   // 7 ms by the index (docs/scaling.md). A search therefore reads with plain index scans and
-  // sequential scans off, in a transaction of its own, which leaves bitmap scans: the trigram
-  // index, or a B-tree index for a birth date.
+  // sequential scans off (`searchReads`), which leaves bitmap scans: the trigram index, or a B-tree
+  // index for a birth date.
   const { rows, total, totalCapped } =
-    search === undefined
-      ? await readAll()
-      : await db.transaction(async (tx) => {
-          await tx.execute(
-            sql`select set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true)`,
-          );
-          return readFound(tx);
-        });
+    search === undefined ? await readAll() : await searchReads((reader) => readFound(reader));
   const { items, nextCursor, prevCursor } = pageOf(
     rows,
     query.limit,

@@ -39,6 +39,7 @@ const patientsRoutes: FastifyPluginAsyncZod = async (app) => {
         authOf(request).tenantId,
         request.query,
         app.database.executeList,
+        app.database.searchReads,
       );
       await request.audit("list", "patient");
       return page;

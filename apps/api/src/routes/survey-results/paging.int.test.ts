@@ -171,7 +171,9 @@ describe("GET /api/surveyresults (keyset paging, capped totals)", () => {
         .set({ deletedAt: new Date() })
         .where(and(eq(surveyResults.tenantId, u.tenantId), eq(surveyResults.id, ids[0]!))),
     );
-    await expect.poll(() => list(s, { duration: "5" })).toMatchObject({ total: TOTAL_CAP, totalCapped: false });
+    await expect
+      .poll(() => list(s, { duration: "5" }))
+      .toMatchObject({ total: TOTAL_CAP, totalCapped: false });
     await inspect(() =>
       t.db
         .update(surveyResults)
