@@ -1,10 +1,10 @@
--- Every API process remembers which results lists of a practice hold more than the capped count's 1,000
--- rows (services/capped-lists.ts), so their pages answer "1,000+" without counting again. New results only
--- lengthen a list; these triggers tell every process, through NOTIFY on the channel core_care_lists, the
--- moment a practice's lists may have shortened, whoever changed them: a result removed, restored, deleted
--- or moved (its date, patient, survey or practice), a patient removed, restored or deleted. Payload: the
--- tenant id, or '*' for every practice (a TRUNCATE). PostgreSQL sends one notification per payload and
--- transaction, however many rows changed.
+-- Every API process remembers which lists of a practice (its results, its patients) hold more than the
+-- capped count's 1,000 rows (services/capped-lists.ts), so their pages answer "1,000+" without counting
+-- again. New rows only lengthen a list; these triggers tell every process, through NOTIFY on the channel
+-- core_care_lists, the moment a practice's lists may have shortened, whoever changed them: a result
+-- removed, restored, deleted or moved (its date, patient, survey or practice), a patient removed,
+-- restored, deleted or moved. Payload: the tenant id, or '*' for every practice (a TRUNCATE). PostgreSQL
+-- sends one notification per payload and transaction, however many rows changed.
 CREATE FUNCTION "core_care_notify_lists"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_LEVEL = 'STATEMENT' THEN

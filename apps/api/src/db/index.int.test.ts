@@ -77,7 +77,9 @@ if (inject("dbKind") === "postgres") {
             database.executeList,
           );
         for (const q of [{ sort: "lastName" }, { sort: "lastName", order: "desc" }, { sort: "lastName" }])
-          await listPatients(database.db, "t-plans", PatientListQuerySchema.parse(q), database.executeList);
+          await listPatients(database.db, "t-plans", PatientListQuerySchema.parse(q), {
+            execute: database.executeList,
+          });
         // One list read at a time: the pool hands the same connection back (its last idle one).
         const on = async (execute: Execute) =>
           rowsOf<{ name: string; generic_plans: number; custom_plans: number; parallel: string }>(

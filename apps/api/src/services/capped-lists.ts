@@ -15,7 +15,7 @@ export interface CappedListsOptions {
  * "1,000+" without counting 1,001 index entries again: that count was about a quarter of PostgreSQL's time
  * for a page of a practice's results. New rows only lengthen a list; whatever may shorten one (a result or
  * patient removed, restored, deleted or moved, in any process or by hand) NOTIFYs its practice from a
- * trigger, and that practice's lists are forgotten at once. While the listening connection is down nothing
+ * trigger (drizzle/0013_list_totals_notify.sql), and that practice's lists are forgotten at once. While the listening connection is down nothing
  * is kept, since a notification could be missed then.
  *
  * A verdict read before a change but put after its notification must not stay, so readers take a

@@ -23,7 +23,17 @@ import { locations, patients, patientSurveys } from "../db/schema.js";
 import { conflict, fieldError, notFound } from "../errors.js";
 import { isUniqueViolation } from "../db/errors.js";
 import { findReadableSurveyRef } from "./documents.js";
-import { after, cappedCount, decodeCursor, pageOf, rawRows, totalOfPage, type Cursor } from "./keyset.js";
+import {
+  after,
+  cappedCount,
+  cappedOf,
+  decodeCursor,
+  pageOf,
+  rawRows,
+  totalOfPage,
+  type Cursor,
+} from "./keyset.js";
+import type { CappedLists } from "./capped-lists.js";
 import { patientSearch } from "./patient-search.js";
 
 /** The columns a patient is answered with: no timestamps to parse, nor the search text. */
@@ -147,18 +157,27 @@ const KEYSETS: Record<SortKey, { column: AnyPgColumn; of: (p: PatientRow) => str
 const validKeyPart = (value: string, cast: "date" | undefined) =>
   cast !== "date" || (/^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)));
 
+/** How a patients list reads, where the database has ways of its own (see `Database`). */
+export interface PatientListReads {
+  /** The list's prepared statement (without a search). */
+  execute?: Execute;
+  searchReads?: Database["searchReads"];
+  /** The lists known to be longer than the capped count, which are not counted again. */
+  capped?: CappedLists;
+}
+
 /**
  * A page of the tenant's live patients: searched (src/services/patient-search.ts), sorted by one of
  * the list's keys, read by keyset from a cursor or by page number, with a total counted no further
- * than TOTAL_CAP + 1 rows.
+ * than TOTAL_CAP + 1 rows (and without a search not at all once `reads.capped` knows the list longer).
  */
 export async function listPatients(
   db: Db,
   tenantId: string,
   query: PatientListQuery,
-  execute: Execute = executeOn(db),
-  searchReads: Database["searchReads"] = searchInTransaction(db),
+  reads: PatientListReads = {},
 ): Promise<PagedList<Patient>> {
+  const { execute = executeOn(db), searchReads = searchInTransaction(db), capped } = reads;
   const search = patientSearch(query.q);
   const where = and(live(tenantId), search);
   const keyset = KEYSETS[query.sort];
@@ -183,14 +202,16 @@ export async function listPatients(
     );
   const keysetOrder = (named: boolean) => keyset.map((k) => order(keyOf(k.column, named)));
   const offset = cursor === undefined && query.page > 1 ? (query.page - 1) * query.limit : 0;
-  /** The list without a search: walked in index order, the capped count beside it. */
+  /** The list without a search: walked in index order, the capped count beside it unless known. */
   const readAll = async () => {
+    const stamp = capped?.stamp();
+    const knownCapped = capped?.has(tenantId, "patients") ?? false;
     const page = db
       // The birth date as PostgreSQL writes it: the driver's own reading of a date is a Date at local midnight.
       .select({
         ...patientColumns,
         dob: sql<string>`${patients.dob}::text`.as("dob"),
-        cappedTotal: cappedCount(patients, where),
+        ...(knownCapped ? {} : { cappedTotal: cappedCount(patients, where) }),
       })
       .from(patients)
       .where(cursor === undefined ? where : and(where, keysetAfter(cursor, false)))
@@ -199,7 +220,9 @@ export async function listPatients(
       .offset(offset);
     // A prepared statement per shape (sort, order, cursor), as the results list's.
     const raw = rowsOf<RawPatientRow>(await execute("patients-list#", page.getSQL()));
-    return { rows: raw.map(fromRaw), ...(await totalOfPage(db, raw, patients, where)) };
+    const counted = knownCapped ? cappedOf(TOTAL_CAP + 1) : await totalOfPage(db, raw, patients, where);
+    if (counted.totalCapped && !knownCapped) capped?.put(tenantId, "patients", stamp!);
+    return { rows: raw.map(fromRaw), ...counted };
   };
   /**
    * A search reads its matches once, into a WITH query: sorting needs them all anyway, so the page and

@@ -34,13 +34,11 @@ const patientsRoutes: FastifyPluginAsyncZod = async (app) => {
     "/patients",
     { schema: { querystring: PatientListQuerySchema, response: { 200: pagedListOf(PatientSchema) } } },
     async (request) => {
-      const page = await listPatients(
-        app.db,
-        authOf(request).tenantId,
-        request.query,
-        app.database.executeList,
-        app.database.searchReads,
-      );
+      const page = await listPatients(app.db, authOf(request).tenantId, request.query, {
+        execute: app.database.executeList,
+        searchReads: app.database.searchReads,
+        capped: app.cappedLists,
+      });
       await request.audit("list", "patient");
       return page;
     },

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { and, eq } from "drizzle-orm";
 import { objectId } from "@core-care/survey-engine";
 import { TOTAL_CAP, type PagedList, type Patient, type PatientInput } from "@core-care/schema";
 import {
@@ -11,6 +12,7 @@ import {
 } from "../../../test/helpers.js";
 import { patients } from "../../db/schema.js";
 import { encodeCursor } from "../../services/keyset.js";
+import { capturedStatements } from "../../../test/tenant-routing.js";
 
 let t: TestApp;
 
@@ -222,6 +224,47 @@ describe("GET /api/patients (keyset paging and capped totals)", () => {
     expect(page.items).toHaveLength(200);
     const few = await list(s, { q: "nobody-has-this" });
     expect(few).toMatchObject({ total: 0, totalCapped: false, items: [] });
+  });
+
+  test("a list counted past the cap is not counted again until a patient leaves it", async () => {
+    const u = await t.createTestTenant({ role: "admin" });
+    const s = await login(t.app, u.email);
+    await insertPatients(
+      u.tenantId,
+      Array.from({ length: TOTAL_CAP + 2 }, () => ({})),
+    );
+    const capped = { total: TOTAL_CAP, totalCapped: true };
+    const uncounted = () =>
+      [...capturedStatements].filter(
+        (text) =>
+          text.includes('from "patients"') && text.includes("order by") && !text.includes("capped_total"),
+      );
+    const before = uncounted().length;
+    expect(await list(s, {})).toMatchObject(capped);
+    expect(uncounted()).toHaveLength(before);
+    // The second read (any sort: the count is the same) sends the page's statement without the count.
+    const again = await list(s, { sort: "firstName" });
+    expect(again).toMatchObject(capped);
+    expect(again.items).toHaveLength(200);
+    expect(uncounted()).toHaveLength(before + 1);
+    // Removed through the API: this server's next page counts again (1,002 - 2 = 1,000, not capped).
+    const ids = again.items.slice(0, 2).map((p) => p.id);
+    for (const id of ids) {
+      const res = await s.inject({ method: "DELETE", url: `/api/patients/${id}` });
+      expect(res.statusCode, res.body).toBe(204);
+    }
+    expect(await list(s, {})).toMatchObject({ total: TOTAL_CAP, totalCapped: false });
+    await insertPatients(u.tenantId, [{}]);
+    expect(await list(s, {})).toMatchObject(capped);
+    expect(await list(s, {})).toMatchObject(capped);
+    // Removed by anything else (another server, a hand-made statement): the database's trigger tells.
+    await inspect(() =>
+      t.db
+        .update(patients)
+        .set({ deletedAt: new Date() })
+        .where(and(eq(patients.tenantId, u.tenantId), eq(patients.id, again.items[2]!.id))),
+    );
+    await expect.poll(() => list(s, {})).toMatchObject({ total: TOTAL_CAP, totalCapped: false });
   });
 
   test("a page past the end is empty and still tells the list's total", async () => {
