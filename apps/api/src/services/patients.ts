@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNotNull, isNull, sql, type Placeholder } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { objectId } from "@core-care/survey-engine";
 import {
@@ -23,17 +23,9 @@ import { locations, patients, patientSurveys } from "../db/schema.js";
 import { conflict, fieldError, notFound } from "../errors.js";
 import { isUniqueViolation } from "../db/errors.js";
 import { findReadableSurveyRef } from "./documents.js";
-import {
-  after,
-  cappedCount,
-  cappedOf,
-  decodeCursor,
-  pageOf,
-  rawRows,
-  totalOfPage,
-  type Cursor,
-} from "./keyset.js";
+import { after, cappedCount, cappedOf, decodeCursor, pageOf, rawRows, totalOfPage } from "./keyset.js";
 import type { CappedLists } from "./capped-lists.js";
+import { StatementShapes } from "../db/shapes.js";
 import { patientSearch } from "./patient-search.js";
 
 /** The columns a patient is answered with: no timestamps to parse, nor the search text. */
@@ -126,7 +118,11 @@ function toColumns(input: PatientInput) {
   };
 }
 
-const live = (tenantId: string) => and(eq(patients.tenantId, tenantId), isNull(patients.deletedAt));
+const live = (tenantId: string | Placeholder) =>
+  and(eq(patients.tenantId, tenantId), isNull(patients.deletedAt));
+
+/** The patients list's statement (without a search) in each of its shapes, built once (db/shapes.ts). */
+const PATIENT_PAGES = new StatementShapes();
 
 type SortKey = PatientListQuery["sort"];
 
@@ -194,10 +190,10 @@ export async function listPatients(
   /** The keyset's condition and order on the table's columns, or on a WITH query's by their names. */
   const keyOf = (column: AnyPgColumn, named: boolean) =>
     named ? sql`${sql.identifier(column.name)}` : sql`${column}`;
-  const keysetAfter = (c: Cursor, named: boolean) =>
+  const keysetAfter = (key: readonly unknown[], named: boolean) =>
     after(
       keyset.map((k) => keyOf(k.column, named)),
-      keyset.map((k, i) => (k.cast === "date" ? sql`${c.key[i]}::date` : sql`${c.key[i]}`)),
+      keyset.map((k, i) => (k.cast === "date" ? sql`${key[i]}::date` : sql`${key[i]}`)),
       ascending,
     );
   const keysetOrder = (named: boolean) => keyset.map((k) => order(keyOf(k.column, named)));
@@ -206,20 +202,31 @@ export async function listPatients(
   const readAll = async () => {
     const stamp = capped?.stamp();
     const knownCapped = capped?.has(tenantId, "patients") ?? false;
-    const page = db
-      // The birth date as PostgreSQL writes it: the driver's own reading of a date is a Date at local midnight.
-      .select({
-        ...patientColumns,
-        dob: sql<string>`${patients.dob}::text`.as("dob"),
-        ...(knownCapped ? {} : { cappedTotal: cappedCount(patients, where) }),
-      })
-      .from(patients)
-      .where(cursor === undefined ? where : and(where, keysetAfter(cursor, false)))
-      .orderBy(...keysetOrder(false))
-      .limit(query.limit + 1)
-      .offset(offset);
+    const shape = { sort: query.sort, ascending, cursor: cursor !== undefined, counted: !knownCapped };
+    const build = () => {
+      const listed = live(sql.placeholder("tenantId"));
+      const key = keyset.map((_, i) => sql.placeholder(`key${i}`));
+      return (
+        db
+          // The birth date as PostgreSQL writes it: the driver's own reading of a date is a Date at local midnight.
+          .select({
+            ...patientColumns,
+            dob: sql<string>`${patients.dob}::text`.as("dob"),
+            ...(shape.counted ? { cappedTotal: cappedCount(patients, listed) } : {}),
+          })
+          .from(patients)
+          .where(shape.cursor ? and(listed, keysetAfter(key, false)) : listed)
+          .orderBy(...keysetOrder(false))
+          .limit(sql.placeholder("limit"))
+          .offset(sql.placeholder("offset"))
+          .getSQL()
+      );
+    };
+    const values: Record<string, unknown> = { tenantId, limit: query.limit + 1, offset };
+    cursor?.key.forEach((part, i) => (values[`key${i}`] = part));
+    const statement = PATIENT_PAGES.of(JSON.stringify(shape), build, values);
     // A prepared statement per shape (sort, order, cursor), as the results list's.
-    const raw = rowsOf<RawPatientRow>(await execute("patients-list#", page.getSQL()));
+    const raw = rowsOf<RawPatientRow>(await execute("patients-list#", statement));
     const counted = knownCapped ? cappedOf(TOTAL_CAP + 1) : await totalOfPage(db, raw, patients, where);
     if (counted.totalCapped && !knownCapped) capped?.put(tenantId, "patients", stamp!);
     return { rows: raw.map(fromRaw), ...counted };
@@ -239,7 +246,7 @@ export async function listPatients(
         ),
       })
       .from(found)
-      .where(cursor === undefined ? undefined : keysetAfter(cursor, true))
+      .where(cursor === undefined ? undefined : keysetAfter(cursor.key, true))
       .orderBy(...keysetOrder(true))
       .limit(query.limit + 1)
       .offset(offset);

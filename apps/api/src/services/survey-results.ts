@@ -1,4 +1,16 @@
-import { and, asc, count, desc, eq, gte, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gte,
+  isNotNull,
+  isNull,
+  sql,
+  type Placeholder,
+  type SQL,
+} from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { durationStart } from "@core-care/survey-engine";
 import type {
@@ -10,6 +22,7 @@ import type {
 } from "@core-care/schema";
 import { PAGE_SIZE, TOTAL_CAP } from "@core-care/schema";
 import { executeOn, rowsOf, type Db, type Execute } from "../db/index.js";
+import { StatementShapes } from "../db/shapes.js";
 import { patients, surveyResults, surveyVersions } from "../db/schema.js";
 import { resultPatient, resultSurveyVersion } from "../db/joins.js";
 import { notFound } from "../errors.js";
@@ -139,41 +152,59 @@ export function resultListFilters(
   now: Date,
   patient: "joined" | "not joined" = "not joined",
 ): SQL[] {
+  return listConditions(
+    {
+      tenantId,
+      start: durationStart(query.duration, now),
+      patientId: query.patientId,
+      surveyId: query.surveyId,
+    },
+    patient,
+  );
+}
+
+/** What a results list's filters compare with: a request's values, or placeholders for them. */
+interface ListFilterValues {
+  tenantId: string | Placeholder;
+  start: Date | Placeholder;
+  patientId: string | Placeholder | undefined;
+  surveyId: string | Placeholder | undefined;
+}
+
+function listConditions(values: ListFilterValues, patient: "joined" | "not joined"): SQL[] {
   const conditions: SQL[] = [
-    eq(surveyResults.tenantId, tenantId),
+    eq(surveyResults.tenantId, values.tenantId),
     isNull(surveyResults.deletedAt),
     patient === "joined" ? isNull(patients.deletedAt) : patientNotRemoved,
-    gte(surveyResults.createdAt, durationStart(query.duration, now)),
+    gte(surveyResults.createdAt, values.start),
   ];
-  if (query.patientId !== undefined) conditions.push(eq(surveyResults.patientId, query.patientId));
-  if (query.surveyId !== undefined) conditions.push(eq(surveyResults.surveyId, query.surveyId));
+  if (values.patientId !== undefined) conditions.push(eq(surveyResults.patientId, values.patientId));
+  if (values.surveyId !== undefined) conditions.push(eq(surveyResults.surveyId, values.surveyId));
   return conditions;
 }
 
-/**
- * Results of the tenant from the duration filter's start, newest first, 200 a page (SPEC 3, 9): by
- * keyset from a cursor, or by page number (OFFSET, kept for callers of the spec's `page`). The total
- * is counted no further than TOTAL_CAP + 1 rows, and not at all for a list `capped` knows to be longer.
- */
-export async function listResults(
+/** The list page's statement in each of its shapes, built once (db/shapes.ts). */
+const RESULT_PAGES = new StatementShapes();
+
+/** A results page's statement with placeholders for a request's values (see RESULT_PAGES). */
+function resultPage(
   db: Db,
-  tenantId: string,
-  query: SurveyResultListQuery,
-  now = new Date(),
-  execute: Execute = executeOn(db),
-  capped?: CappedLists,
-): Promise<PagedList<SurveyResultListItem>> {
-  const where = and(...resultListFilters(tenantId, query, now));
-  // A list already counted past the cap is not counted again (services/capped-lists.ts).
-  const list = `results ${durationStart(query.duration, now).toISOString()} ${query.patientId ?? ""} ${query.surveyId ?? ""}`;
-  const stamp = capped?.stamp();
-  const knownCapped = capped?.has(tenantId, list) ?? false;
-  const pageWhere = and(...resultListFilters(tenantId, query, now, "joined"));
-  const cursor =
-    query.cursor === undefined
-      ? undefined
-      : decodeCursor(query.cursor, 2, ([micros, id]) => MICROS.test(micros!) && ID.test(id!));
-  const backwards = cursor?.dir === "prev";
+  shape: {
+    counted: boolean;
+    cursor: "next" | "prev" | undefined;
+    offset: boolean;
+    patient: boolean;
+    survey: boolean;
+  },
+): SQL {
+  const values: ListFilterValues = {
+    tenantId: sql.placeholder("tenantId"),
+    start: sql.placeholder("start"),
+    patientId: shape.patient ? sql.placeholder("patientId") : undefined,
+    surveyId: shape.survey ? sql.placeholder("surveyId") : undefined,
+  };
+  const pageWhere = and(...listConditions(values, "joined"));
+  const backwards = shape.cursor === "prev";
   const order = backwards ? asc : desc;
   let page = db
     .select({
@@ -190,21 +221,23 @@ export async function listResults(
       createdAt: isoText(surveyResults.createdAt).as("created_iso"),
       updatedAt: isoText(surveyResults.updatedAt).as("updated_iso"),
       micros: createdMicros.as("micros"),
-      ...(knownCapped ? {} : { cappedTotal: cappedCount(surveyResults, where) }),
+      ...(shape.counted
+        ? { cappedTotal: cappedCount(surveyResults, and(...listConditions(values, "not joined"))) }
+        : {}),
     })
     .from(surveyResults)
     .leftJoin(patients, resultPatient)
     .leftJoin(surveyVersions, resultSurveyVersion)
     .where(
-      cursor === undefined
+      shape.cursor === undefined
         ? pageWhere
         : and(
             pageWhere,
             after(
               [sql`${surveyResults.createdAt}`, sql`${surveyResults.id}`],
               [
-                sql`'epoch'::timestamptz + ${cursor.key[0]}::bigint * interval '1 microsecond'`,
-                sql`${cursor.key[1]}`,
+                sql`'epoch'::timestamptz + ${sql.placeholder("micros")}::bigint * interval '1 microsecond'`,
+                sql`${sql.placeholder("id")}`,
               ],
               backwards,
             ),
@@ -213,9 +246,52 @@ export async function listResults(
     .orderBy(order(surveyResults.createdAt), order(surveyResults.id))
     .limit(PAGE_SIZE + 1)
     .$dynamic();
-  if (cursor === undefined && query.page > 1) page = page.offset((query.page - 1) * PAGE_SIZE);
+  if (shape.offset) page = page.offset(sql.placeholder("offset"));
+  return page.getSQL();
+}
+
+/**
+ * Results of the tenant from the duration filter's start, newest first, 200 a page (SPEC 3, 9): by
+ * keyset from a cursor, or by page number (OFFSET, kept for callers of the spec's `page`). The total
+ * is counted no further than TOTAL_CAP + 1 rows, and not at all for a list `capped` knows to be longer.
+ */
+export async function listResults(
+  db: Db,
+  tenantId: string,
+  query: SurveyResultListQuery,
+  now = new Date(),
+  execute: Execute = executeOn(db),
+  capped?: CappedLists,
+): Promise<PagedList<SurveyResultListItem>> {
+  const where = and(...resultListFilters(tenantId, query, now));
+  const start = durationStart(query.duration, now).toISOString();
+  // A list already counted past the cap is not counted again (services/capped-lists.ts).
+  const list = `results ${start} ${query.patientId ?? ""} ${query.surveyId ?? ""}`;
+  const stamp = capped?.stamp();
+  const knownCapped = capped?.has(tenantId, list) ?? false;
+  const cursor =
+    query.cursor === undefined
+      ? undefined
+      : decodeCursor(query.cursor, 2, ([micros, id]) => MICROS.test(micros!) && ID.test(id!));
+  const offset = cursor === undefined && query.page > 1 ? (query.page - 1) * PAGE_SIZE : 0;
+  const shape = {
+    counted: !knownCapped,
+    cursor: cursor?.dir,
+    offset: offset > 0,
+    patient: query.patientId !== undefined,
+    survey: query.surveyId !== undefined,
+  };
+  const statement = RESULT_PAGES.of(JSON.stringify(shape), () => resultPage(db, shape), {
+    tenantId,
+    start,
+    patientId: query.patientId,
+    surveyId: query.surveyId,
+    micros: cursor?.key[0],
+    id: cursor?.key[1],
+    offset,
+  });
   // A prepared statement per shape of the query (filters, cursor, direction): planned once per connection.
-  const rows = rowsOf<ListRow>(await execute("results-list#", page.getSQL()));
+  const rows = rowsOf<ListRow>(await execute("results-list#", statement));
   const { total, totalCapped } = knownCapped
     ? cappedOf(TOTAL_CAP + 1)
     : await totalOfPage(db, rows, surveyResults, where);
