@@ -1,12 +1,12 @@
 /**
  * Lists, search and batch upload at clinic scale on the PostgreSQL server (DATABASE_URL): builds its own
- * data set in a fresh database (BENCH_RESULTS results of one practice over 400 days, BENCH_PATIENTS
- * patients, plus a second practice), starts the API as its own process, and measures each list at 1
- * and 20 clients (autocannon, signed in) beside the same statements replayed on a plain `pg` pool by
- * as many clients, prepared once per connection where the API prepares its own (the lists without a
- * search, on connections set as the API's list reads are; a search on connections set as the API's
- * searches are), as the API sends them once warm (a list known to be longer than the capped count is
- * not counted again): the floor. Then a streamed batch upload of
+ * data set in a fresh database (BENCH_RESULTS results of one practice, 1% of them today and the rest
+ * over 400 days, BENCH_PATIENTS patients, plus a second practice), starts the API as its own process,
+ * and measures each list at 1 and 20 clients (autocannon, signed in) beside the same statements
+ * replayed on a plain `pg` pool by as many clients, prepared once per connection where the API
+ * prepares its own (the lists without a search, on connections set as the API's list reads are; a
+ * search on connections set as the API's searches are), as the API sends them once warm (a list known
+ * to be longer than the capped count is not counted again): the floor. Then a streamed batch upload of
  * BENCH_BATCH_ROWS rows beside plain multi-row INSERTs of the same rows, and the API process's peak
  * memory (RSS) throughout.
  *
@@ -135,7 +135,8 @@ async function build() {
         CORE_CARE_WELLNESS_EXAM_ID,
       ])
     ).rows;
-    // Answers as JSONB of a few hundred bytes, dates over 400 days, newest first at g = 1.
+    // Answers as JSONB of a few hundred bytes, newest first at g = 1: the newest 1% today (since midnight
+    // UTC, as the API's "Today" counts, whatever the hour the bench runs at), the rest over 400 days.
     await pool.query(
       `insert into survey_results (tenant_id, id, survey_id, survey_tenant_id, survey_version, patient_id,
          client_request_id, answers, is_submitted, submitted_at, created_at, updated_at)
@@ -145,7 +146,10 @@ async function build() {
            'notes', 'Answer ' || g || ' to the notes question, a sentence or two of free text.',
            'vitals', jsonb_build_object('height', 150 + g % 40, 'weight', 50 + g % 60), 'smoker', g % 5 = 0),
          true, t.at, t.at, t.at
-       from generate_series(1, $5::int) g, lateral (select now() - (g::float8 / $5::int) * interval '400 days' as at) t`,
+       from generate_series(1, $5::int) g, lateral (select date_trunc('day', now(), 'UTC') as midnight) d,
+         lateral (select case when g <= $5::int / 100
+           then now() - (g::float8 / ($5::int / 100 + 1)) * (now() - d.midnight)
+           else d.midnight - ((g - $5::int / 100)::float8 / $5::int) * interval '400 days' end as at) t`,
       [tenant, CORE_CARE_WELLNESS_EXAM_ID, version?.version ?? 1, patientCount, resultCount],
     );
   }

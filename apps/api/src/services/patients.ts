@@ -202,25 +202,30 @@ export async function listPatients(
   const readAll = async () => {
     const stamp = capped?.stamp();
     const knownCapped = capped?.has(tenantId, "patients") ?? false;
-    const shape = { sort: query.sort, ascending, cursor: cursor !== undefined, counted: !knownCapped };
+    const shape = {
+      sort: query.sort,
+      ascending,
+      cursor: cursor !== undefined,
+      offset: offset > 0,
+      counted: !knownCapped,
+    };
     const build = () => {
       const listed = live(sql.placeholder("tenantId"));
       const key = keyset.map((_, i) => sql.placeholder(`key${i}`));
-      return (
-        db
-          // The birth date as PostgreSQL writes it: the driver's own reading of a date is a Date at local midnight.
-          .select({
-            ...patientColumns,
-            dob: sql<string>`${patients.dob}::text`.as("dob"),
-            ...(shape.counted ? { cappedTotal: cappedCount(patients, listed) } : {}),
-          })
-          .from(patients)
-          .where(shape.cursor ? and(listed, keysetAfter(key, false)) : listed)
-          .orderBy(...keysetOrder(false))
-          .limit(sql.placeholder("limit"))
-          .offset(sql.placeholder("offset"))
-          .getSQL()
-      );
+      const page = db
+        // The birth date as PostgreSQL writes it: the driver's own reading of a date is a Date at local midnight.
+        .select({
+          ...patientColumns,
+          dob: sql<string>`${patients.dob}::text`.as("dob"),
+          ...(shape.counted ? { cappedTotal: cappedCount(patients, listed) } : {}),
+        })
+        .from(patients)
+        .where(shape.cursor ? and(listed, keysetAfter(key, false)) : listed)
+        .orderBy(...keysetOrder(false))
+        .limit(sql.placeholder("limit"))
+        .$dynamic();
+      // No OFFSET at all unless asked for: a generic plan cannot know an OFFSET parameter is 0.
+      return (shape.offset ? page.offset(sql.placeholder("offset")) : page).getSQL();
     };
     const values: Record<string, unknown> = { tenantId, limit: query.limit + 1, offset };
     cursor?.key.forEach((part, i) => (values[`key${i}`] = part));
