@@ -258,32 +258,25 @@ export function searchInTransaction(db: Db) {
 }
 
 async function openServer(url: string, options: OpenDatabaseOptions): Promise<Database> {
-  // A server that cannot be reached fails a request after this long (503) instead of holding it.
-  const pool = new pg.Pool({
-    connectionString: url,
-    Client: reporting(pg.Client, options.onStatement),
-    max: options.poolSize ?? 10,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-  });
-  pool.on("error", options.onIdleError ?? (() => undefined));
+  const poolSize = options.poolSize ?? 10;
+  /** A pool of `max` connections opened with `settings`, closed when idle. */
+  const poolOf = (max: number, settings?: string) => {
+    const opened = new pg.Pool({
+      connectionString: url,
+      Client: reporting(pg.Client, options.onStatement),
+      max,
+      // A server that cannot be reached fails a request after this long (503) instead of holding it.
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      ...(settings === undefined ? {} : { options: settings }),
+    });
+    opened.on("error", options.onIdleError ?? (() => undefined));
+    return opened;
+  };
+  const pool = poolOf(poolSize);
   const db = await migrated(pool, options.onProgress ?? (() => undefined));
-  // Opened as list pages are read, and closed when idle, as the main pool's are.
-  const listPool = new pg.Pool({
-    connectionString: url,
-    Client: reporting(pg.Client, options.onStatement),
-    max: Math.max(2, Math.ceil((options.poolSize ?? 10) / 2)),
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    options: LIST_READ_OPTIONS,
-  });
-  listPool.on("error", options.onIdleError ?? (() => undefined));
-  const searchPool = new pg.Pool({
-    connectionString: url,
-    Client: reporting(pg.Client, options.onStatement),
-    max: Math.max(2, Math.ceil((options.poolSize ?? 10) / 4)),
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    options: SEARCH_READ_OPTIONS,
-  });
-  searchPool.on("error", options.onIdleError ?? (() => undefined));
+  // Opened as list pages and searches are read, as the main pool's are.
+  const listPool = poolOf(Math.max(2, Math.ceil(poolSize / 2)), LIST_READ_OPTIONS);
+  const searchPool = poolOf(Math.max(2, Math.ceil(poolSize / 4)), SEARCH_READ_OPTIONS);
   const searchDb = drizzlePg(searchPool, { schema });
   const listeners = new Set<Unlisten>();
   return {
@@ -295,12 +288,9 @@ async function openServer(url: string, options: OpenDatabaseOptions): Promise<Da
     exclusive: (work) => underAdvisoryLock(pool, () => work()),
     // The connections this process holds on the server, the list reads' and searches' with the rest.
     poolState: () => {
-      const states = [poolStateOf(pool), poolStateOf(listPool), poolStateOf(searchPool)];
-      return {
-        total: states.reduce((sum, state) => sum + state.total, 0),
-        idle: states.reduce((sum, state) => sum + state.idle, 0),
-        waiting: states.reduce((sum, state) => sum + state.waiting, 0),
-      };
+      const states = [pool, listPool, searchPool].map(poolStateOf);
+      const sum = (key: keyof PoolState) => states.reduce((n, state) => n + state[key], 0);
+      return { total: sum("total"), idle: sum("idle"), waiting: sum("waiting") };
     },
     ready: () => readyOn(pool),
     async listen(channel, subscriber) {
