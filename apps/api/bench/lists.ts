@@ -437,6 +437,19 @@ const patientCursor = encodeCursor({
   key: [deepPatient.last_name!, deepPatient.first_name!, deepPatient.id!],
 });
 
+/**
+ * The statements a list read sends once the API is warm: read twice, so that the second read knows
+ * what the first found (a list longer than the capped count is not counted again).
+ */
+const warmStatementsOf = async (
+  read: (db: ReturnType<typeof drizzle<typeof schema>>, capped: CappedLists) => Promise<unknown>,
+): Promise<Statement[]> => {
+  const capped = new CappedLists({ maxEntries: 100, maxAgeMs: 3_600_000 });
+  capped.onLive(true);
+  await statementsOf((db) => read(db, capped));
+  return statementsOf((db) => read(db, capped));
+};
+
 const cases: {
   name: string;
   path: string;
@@ -457,15 +470,10 @@ const cases: {
     path: `/api/surveyresults?${new URLSearchParams(query).toString()}`,
     prepared: true,
     pool: plainList,
-    // What the API sends once it knows the list is longer than the capped count (its steady state).
-    statements: async () => {
-      const capped = new CappedLists({ maxEntries: 100, maxAgeMs: 3_600_000 });
-      capped.onLive(true);
-      const read = (db: ReturnType<typeof drizzle<typeof schema>>) =>
-        listResults(db, TENANT, SurveyResultListQuerySchema.parse(query), undefined, undefined, capped);
-      await statementsOf(read);
-      return statementsOf(read);
-    },
+    statements: () =>
+      warmStatementsOf((db, capped) =>
+        listResults(db, TENANT, SurveyResultListQuerySchema.parse(query), undefined, undefined, capped),
+      ),
   })),
   ...(
     [
@@ -481,19 +489,14 @@ const cases: {
     path: `/api/patients?${new URLSearchParams(query).toString()}`,
     prepared: !("q" in query),
     pool: "q" in query ? plainSearch : plainList,
-    // As the API sends them on a server once warm: a search on a connection already set for searches;
-    // the list without one not counted again once known to be longer than the capped count.
-    statements: async () => {
-      const capped = new CappedLists({ maxEntries: 100, maxAgeMs: 3_600_000 });
-      capped.onLive(true);
-      const read = (db: ReturnType<typeof drizzle<typeof schema>>) =>
+    // A search as the API sends it on a connection already set for searches.
+    statements: () =>
+      warmStatementsOf((db, capped) =>
         listPatients(db, TENANT, PatientListQuerySchema.parse(query), {
           searchReads: (work) => work(db),
           capped,
-        });
-      await statementsOf(read);
-      return statementsOf(read);
-    },
+        }),
+      ),
   })),
 ];
 

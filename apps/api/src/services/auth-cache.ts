@@ -1,5 +1,5 @@
 import type { Session } from "fastify";
-import type { Subscriber } from "../db/index.js";
+import { GroupedEntries, NotifiedCache, type NotifiedCacheOptions } from "./notified-cache.js";
 
 /** The NOTIFY channel of drizzle/0001_auth_notify.sql: 's:' + sid or 'u:' + user id. */
 export const AUTH_CHANNEL = "core_care_auth";
@@ -15,12 +15,8 @@ export interface Membership {
   roles: number;
 }
 
-export interface AuthCacheOptions {
-  maxEntries: number;
-  /** A bound on how long an entry is trusted, beside the invalidations that normally end it. */
-  maxAgeMs: number;
-  now?: () => number;
-}
+/** The bounds of the cache: at most `maxEntries` sessions and as many memberships, each trusted `maxAgeMs`. */
+export type AuthCacheOptions = NotifiedCacheOptions;
 
 interface Entry<T> {
   value: T;
@@ -29,28 +25,20 @@ interface Entry<T> {
 
 /**
  * Sessions and memberships read from PostgreSQL, kept in this process so that a signed-in request does
- * not read them again. PostgreSQL stays the only record: triggers NOTIFY every change or removal of a
- * session row, a user or a membership (whichever process or person made it), and the entry goes at once.
- * While the listening connection is down nothing is cached, since a notification could be missed then.
- *
- * A value read before a change but put after its notification must not come back, so readers take a
- * `stamp()` before reading and `put` drops the value when anything was forgotten since that stamp.
+ * not read them again. Triggers NOTIFY every change or removal of a session row, a user or a membership
+ * (drizzle/0001_auth_notify.sql), and the entry goes at once; kept true as every {@link NotifiedCache}
+ * is: readers take a `stamp()` before reading.
  */
-export class AuthCache implements Subscriber {
+export class AuthCache extends NotifiedCache {
   private readonly sessions = new Map<string, Entry<CachedSession>>();
-  /** Keyed by user id, then tenant id, so a change to a user forgets all of their memberships. */
-  private readonly members = new Map<string, Map<string, Entry<Membership>>>();
-  private memberCount = 0;
-  private generation = 0;
-  private live = false;
+  /** By user id, then tenant id, so a change to a user forgets all of their memberships. */
+  private readonly members: GroupedEntries<Membership>;
   private readonly now: () => number;
 
   constructor(private readonly options: AuthCacheOptions) {
+    super();
     this.now = options.now ?? Date.now;
-  }
-
-  stamp(): number {
-    return this.generation;
+    this.members = new GroupedEntries(options);
   }
 
   getSession(sid: string): CachedSession | undefined {
@@ -65,7 +53,7 @@ export class AuthCache implements Subscriber {
   }
 
   putSession(sid: string, value: CachedSession, stamp: number): void {
-    if (!this.live || stamp !== this.generation) return;
+    if (!this.current(stamp)) return;
     this.sessions.delete(sid);
     this.sessions.set(sid, { value, at: this.now() });
     if (this.sessions.size > this.options.maxEntries)
@@ -82,59 +70,35 @@ export class AuthCache implements Subscriber {
   }
 
   getMember(userId: string, tenantId: string): Membership | undefined {
-    const entry = this.members.get(userId)?.get(tenantId);
-    if (entry === undefined) return undefined;
-    if (this.now() - entry.at > this.options.maxAgeMs) {
-      this.dropUser(userId);
-      return undefined;
-    }
-    return entry.value;
+    return this.members.get(userId, tenantId);
   }
 
   putMember(userId: string, tenantId: string, value: Membership, stamp: number): void {
-    if (!this.live || stamp !== this.generation) return;
-    if (this.memberCount >= this.options.maxEntries) this.dropUser(this.members.keys().next().value!);
-    let tenants = this.members.get(userId);
-    if (tenants === undefined) {
-      tenants = new Map<string, Entry<Membership>>();
-      this.members.set(userId, tenants);
-    }
-    if (!tenants.has(tenantId)) this.memberCount++;
-    tenants.set(tenantId, { value, at: this.now() });
+    if (this.current(stamp)) this.members.set(userId, tenantId, value);
   }
 
   forgetSession(sid: string): void {
-    this.generation++;
+    this.changed();
     this.sessions.delete(sid);
   }
 
   forgetUser(userId: string): void {
-    this.generation++;
-    this.dropUser(userId);
+    this.changed();
+    this.members.drop(userId);
   }
 
   onNotify(payload: string): void {
     const id = payload.slice(2);
     if (payload.startsWith("s:")) this.forgetSession(id);
     else if (payload.startsWith("u:")) this.forgetUser(id);
-    else this.clear();
+    else {
+      this.changed();
+      this.clear();
+    }
   }
 
-  onLive(live: boolean): void {
-    this.live = live;
-    this.clear();
-  }
-
-  /** Removes a user's memberships; unlike `forgetUser`, this is no change in PostgreSQL. */
-  private dropUser(userId: string): void {
-    this.memberCount -= this.members.get(userId)?.size ?? 0;
-    this.members.delete(userId);
-  }
-
-  private clear(): void {
-    this.generation++;
+  protected clear(): void {
     this.sessions.clear();
     this.members.clear();
-    this.memberCount = 0;
   }
 }

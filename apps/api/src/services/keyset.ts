@@ -69,16 +69,17 @@ export async function rawRows<R>(db: DbOrTx, query: SQLWrapper): Promise<R[]> {
 
 /**
  * The total of a page read with {@link cappedCount}: on any row of it, or counted on its own when the
- * page is empty (a cursor past the end still learns the list's total).
+ * page is empty (a cursor past the end still learns the list's total). The list's condition is built
+ * only then: a page with rows never needs it.
  */
 export async function totalOfPage(
   db: DbOrTx,
   rows: { capped_total: number }[],
   table: PgTable,
-  where: SQL | undefined,
+  where: () => SQL | undefined,
 ): Promise<{ total: number; totalCapped: boolean }> {
   const first = rows[0];
-  return first === undefined ? cappedTotal(db, table, where) : cappedOf(first.capped_total);
+  return first === undefined ? cappedTotal(db, table, where()) : cappedOf(first.capped_total);
 }
 
 /**

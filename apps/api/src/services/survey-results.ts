@@ -263,7 +263,6 @@ export async function listResults(
   execute: Execute = executeOn(db),
   capped?: CappedLists,
 ): Promise<PagedList<SurveyResultListItem>> {
-  const where = and(...resultListFilters(tenantId, query, now));
   const start = durationStart(query.duration, now).toISOString();
   // A list already counted past the cap is not counted again (services/capped-lists.ts).
   const list = `results ${start} ${query.patientId ?? ""} ${query.surveyId ?? ""}`;
@@ -294,7 +293,7 @@ export async function listResults(
   const rows = rowsOf<ListRow>(await execute("results-list#", statement));
   const { total, totalCapped } = knownCapped
     ? cappedOf(TOTAL_CAP + 1)
-    : await totalOfPage(db, rows, surveyResults, where);
+    : await totalOfPage(db, rows, surveyResults, () => and(...resultListFilters(tenantId, query, now)));
   if (totalCapped && !knownCapped) capped?.put(tenantId, list, stamp!);
   const { items, nextCursor, prevCursor } = pageOf(
     rows,
