@@ -190,6 +190,75 @@ describe("GET /api/patients (keyset paging and capped totals)", () => {
     expect(back.prevCursor).toBeNull();
   });
 
+  test.each([
+    ["lastName", "asc"],
+    ["firstName", "desc"],
+    ["dob", "asc"],
+  ])(
+    "a search pages by %s %s with cursors and page numbers: every match once, the total of all matches on each page",
+    async (sort, order) => {
+      const { u, s } = await signedIn();
+      const names = ["Ames", "Bellamy", "Bell", "Cruz", "Diaz", "Diaz", "Belling", "Egan"];
+      await insertPatients(
+        u.tenantId,
+        Array.from({ length: 40 }, (_, i) => ({
+          lastName: names[i % names.length]!,
+          firstName: ["Ana", "Bo", "Cy"][i % 3]!,
+          dob: `19${50 + (i % 7)}-0${1 + (i % 9)}-1${i % 10}`,
+        })),
+      );
+      // "bell" is in Bell, Bellamy and Belling: 15 of the 40.
+      const q = "bell";
+      const everyone = await list(s, { sort, order, limit: "200" });
+      const matching = everyone.items.filter((p) => p.lastName.toLowerCase().includes(q)).map((p) => p.id);
+      expect(matching).toHaveLength(15);
+      const whole = await list(s, { q, sort, order, limit: "200" });
+      expect(whole.items.map((p) => p.id)).toEqual(matching);
+      expect(whole).toMatchObject({ total: 15, totalCapped: false, nextCursor: null });
+      const forwards: Page[] = [await list(s, { q, sort, order, limit: "4" })];
+      while (forwards.at(-1)!.nextCursor !== null)
+        forwards.push(await list(s, { q, sort, order, limit: "4", cursor: forwards.at(-1)!.nextCursor! }));
+      expect(forwards.flatMap((p) => p.items.map((x) => x.id))).toEqual(matching);
+      expect(forwards.map((p) => p.total)).toEqual([15, 15, 15, 15]);
+      let back = forwards.at(-1)!;
+      for (let i = forwards.length - 2; i >= 0; i--) {
+        back = await list(s, { q, sort, order, limit: "4", cursor: back.prevCursor! });
+        expect(back.items.map((x) => x.id)).toEqual(forwards[i]!.items.map((x) => x.id));
+        expect(back.total).toBe(15);
+      }
+      const third = await list(s, { q, sort, order, limit: "4", page: "3" });
+      expect(third.items.map((x) => x.id)).toEqual(matching.slice(8, 12));
+      expect(third.total).toBe(15);
+    },
+  );
+
+  test(`a search counts its matches no further than ${TOTAL_CAP}, and reads whole only the page's rows`, async () => {
+    const { u, s } = await signedIn();
+    await insertPatients(u.tenantId, [
+      ...Array.from({ length: TOTAL_CAP + 5 }, (_, i) => ({
+        lastName: "Smithers",
+        firstName: `F${String(i).padStart(4, "0")}`,
+        email: `smithers${i}@example.test`,
+        address: { street: `${i} Main Street`, city: "Springfield", state: "OR", zip: "97477" },
+      })),
+      { lastName: "Jones", firstName: "Smith" },
+    ]);
+    const page = await list(s, { q: "smith", limit: "5" });
+    expect(page).toMatchObject({ total: TOTAL_CAP, totalCapped: true });
+    // Sorted by last name: "Jones" first, then the first four Smithers, each read whole.
+    expect(page.items.map((p) => `${p.lastName} ${p.firstName}`)).toEqual([
+      "Jones Smith",
+      "Smithers F0000",
+      "Smithers F0001",
+      "Smithers F0002",
+      "Smithers F0003",
+    ]);
+    expect(page.items[1]).toMatchObject({
+      email: "smithers0@example.test",
+      address: { street: "0 Main Street", city: "Springfield" },
+    });
+  });
+
   test("no patient is skipped or repeated while patients are added between pages", async () => {
     const { u, s } = await signedIn();
     await insertPatients(
