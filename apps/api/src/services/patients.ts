@@ -238,43 +238,25 @@ export async function listPatients(
     return { rows: raw.map(fromRaw), ...counted };
   };
   /**
-   * A search reads its matches once, narrowly: the sort's keys, where each row lies (ctid) and the count
-   * of all matches (a window over the same scan, so that a page past the cursor still counts the whole
-   * list). Only the page's rows are then read whole, by where they lie, as this statement's snapshot saw
-   * them. Sorting needs every match anyway; carrying every column of each match through the sort cost
-   * PostgreSQL two thirds more for a common name ("smith", 1,250 matches; docs/scaling.md).
+   * A search reads its matches once, into a WITH query: sorting needs them all anyway, so the page and
+   * the total come from the same scan.
    */
   const readFound = async (tx: DbOrTx) => {
     const where = and(live(tenantId), search);
-    const keys = Object.fromEntries(keyset.map((k) => [k.column.name, k.column]));
-    const matched = tx.$with("matched").as(
-      tx
-        .select({
-          ...keys,
-          at: sql<string>`${patients}.ctid`.as("at"),
-          cappedTotal: sql<number>`least(count(*) over (), ${TOTAL_CAP + 1})::int`.as("capped_total"),
-        })
-        .from(patients)
-        .where(where),
-    );
-    const top = tx.$with("top").as(
-      tx
-        .select()
-        .from(matched)
-        .where(cursor === undefined ? undefined : keysetAfter(cursor.key, true))
-        .orderBy(...keysetOrder(true))
-        .limit(query.limit + 1)
-        .offset(offset),
-    );
+    const found = tx.$with("found").as(tx.select(patientColumns).from(patients).where(where));
     const page = tx
-      .with(matched, top)
-      .select({ ...patientColumns, cappedTotal: top.cappedTotal })
-      .from(top)
-      .innerJoin(
-        patients,
-        and(eq(patients.tenantId, tenantId), sql`${patients}.ctid = ${top}.${sql.identifier("at")}`),
-      )
-      .orderBy(...keysetOrder(false));
+      .with(found)
+      .select({
+        ...found._.selectedFields,
+        cappedTotal: sql<number>`(select least(count(*), ${TOTAL_CAP + 1})::int from ${found})`.as(
+          "capped_total",
+        ),
+      })
+      .from(found)
+      .where(cursor === undefined ? undefined : keysetAfter(cursor.key, true))
+      .orderBy(...keysetOrder(true))
+      .limit(query.limit + 1)
+      .offset(offset);
     const raw = await rawRows<RawPatientRow>(tx, page);
     return { rows: raw.map(fromRaw), ...(await totalOfPage(tx, raw, patients, () => where)) };
   };

@@ -232,7 +232,7 @@ describe("GET /api/patients (keyset paging and capped totals)", () => {
     },
   );
 
-  test(`a search counts its matches no further than ${TOTAL_CAP}, and reads whole only the page's rows`, async () => {
+  test(`a search counts its matches no further than ${TOTAL_CAP}, and its page comes sorted with every field`, async () => {
     const { u, s } = await signedIn();
     await insertPatients(u.tenantId, [
       ...Array.from({ length: TOTAL_CAP + 5 }, (_, i) => ({
@@ -245,7 +245,7 @@ describe("GET /api/patients (keyset paging and capped totals)", () => {
     ]);
     const page = await list(s, { q: "smith", limit: "5" });
     expect(page).toMatchObject({ total: TOTAL_CAP, totalCapped: true });
-    // Sorted by last name: "Jones" first, then the first four Smithers, each read whole.
+    // Sorted by last name: "Jones" first, then the first four Smithers, each with all its fields.
     expect(page.items.map((p) => `${p.lastName} ${p.firstName}`)).toEqual([
       "Jones Smith",
       "Smithers F0000",
