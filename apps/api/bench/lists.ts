@@ -489,7 +489,8 @@ const cases: {
     path: `/api/patients?${new URLSearchParams(query).toString()}`,
     prepared: !("q" in query),
     pool: "q" in query ? plainSearch : plainList,
-    // A search as the API sends it on a connection already set for searches.
+    // As the API sends them once warm: a search on a connection already set for searches, the list
+    // without one not counted again once known to be longer than the capped count.
     statements: () =>
       warmStatementsOf((db, capped) =>
         listPatients(db, TENANT, PatientListQuerySchema.parse(query), {

@@ -229,7 +229,7 @@ export async function listPatients(
     const values: Record<string, unknown> = { tenantId, limit: query.limit + 1, offset };
     cursor?.key.forEach((part, i) => (values[`key${i}`] = part));
     const statement = PATIENT_PAGES.of(JSON.stringify(shape), build, values);
-    // A prepared statement per shape (sort, order, cursor), as the results list's.
+    // A prepared statement per shape (sort, order, cursor, offset, counted), as the results list's.
     const raw = rowsOf<RawPatientRow>(await execute("patients-list#", statement));
     const counted = knownCapped
       ? cappedOf(TOTAL_CAP + 1)

@@ -154,6 +154,17 @@ describe("GET /api/patients?q= (find a patient the way clinics search)", () => {
   });
 });
 
+/** Forty patients with these last names in turn, three first names and seven birth years among them. */
+const insertForty = (tenantId: string, lastNames: string[]) =>
+  insertPatients(
+    tenantId,
+    Array.from({ length: 40 }, (_, i) => ({
+      lastName: lastNames[i % lastNames.length]!,
+      firstName: ["Ana", "Bo", "Cy"][i % 3]!,
+      dob: `19${50 + (i % 7)}-0${1 + (i % 9)}-1${i % 10}`,
+    })),
+  );
+
 describe("GET /api/patients (keyset paging and capped totals)", () => {
   test.each([
     ["lastName", "asc"],
@@ -164,15 +175,7 @@ describe("GET /api/patients (keyset paging and capped totals)", () => {
     ["dob", "desc"],
   ])("pages by %s %s with cursors: forwards and back, every patient once", async (sort, order) => {
     const { u, s } = await signedIn();
-    const names = ["Ames", "Bell", "Bell", "Cruz", "Diaz", "Diaz", "Diaz", "Egan"];
-    await insertPatients(
-      u.tenantId,
-      Array.from({ length: 40 }, (_, i) => ({
-        lastName: names[i % names.length]!,
-        firstName: ["Ana", "Bo", "Cy"][i % 3]!,
-        dob: `19${50 + (i % 7)}-0${1 + (i % 9)}-1${i % 10}`,
-      })),
-    );
+    await insertForty(u.tenantId, ["Ames", "Bell", "Bell", "Cruz", "Diaz", "Diaz", "Diaz", "Egan"]);
     const whole = await list(s, { sort, order, limit: "200" });
     expect(whole).toMatchObject({ total: 40, totalCapped: false, nextCursor: null, prevCursor: null });
     const forwards: Page[] = [await list(s, { sort, order, limit: "7" })];
@@ -198,15 +201,7 @@ describe("GET /api/patients (keyset paging and capped totals)", () => {
     "a search pages by %s %s with cursors and page numbers: every match once, the total of all matches on each page",
     async (sort, order) => {
       const { u, s } = await signedIn();
-      const names = ["Ames", "Bellamy", "Bell", "Cruz", "Diaz", "Diaz", "Belling", "Egan"];
-      await insertPatients(
-        u.tenantId,
-        Array.from({ length: 40 }, (_, i) => ({
-          lastName: names[i % names.length]!,
-          firstName: ["Ana", "Bo", "Cy"][i % 3]!,
-          dob: `19${50 + (i % 7)}-0${1 + (i % 9)}-1${i % 10}`,
-        })),
-      );
+      await insertForty(u.tenantId, ["Ames", "Bellamy", "Bell", "Cruz", "Diaz", "Diaz", "Belling", "Egan"]);
       // "bell" is in Bell, Bellamy and Belling: 15 of the 40.
       const q = "bell";
       const everyone = await list(s, { sort, order, limit: "200" });
