@@ -166,6 +166,54 @@ test.describe("tenants", () => {
     await expectNoSeriousA11yViolations(page);
   });
 
+  test("a request of the old practice refused after the switch does not sign the user out", async ({
+    page,
+  }) => {
+    await login(page, DEMO_USERS.multi, { redirect: "/account" });
+    const oldSid = (await page.context().cookies()).find((cookie) => cookie.name === "sid")?.value;
+    expect(oldSid).toBeDefined();
+    const requested: string[] = [];
+    page.on("request", (request) => requested.push(new URL(request.url()).pathname));
+    // The reports list is held until the server has switched the session, then sent with the session it
+    // was asked under, which the switch ended: the server refuses it while the switch's answer is on its way.
+    let releaseList = () => undefined as void;
+    const listReleased = new Promise<void>((resolve) => (releaseList = resolve));
+    const refusals: number[] = [];
+    await page.route("**/api/tenants/demo/reports", async (route) => {
+      await listReleased;
+      const response = await route.fetch({
+        headers: { ...route.request().headers(), cookie: `sid=${oldSid}` },
+      });
+      refusals.push(response.status());
+      await route.fulfill({ response });
+    });
+    let switchedOnServer = () => undefined as void;
+    const serverSwitched = new Promise<void>((resolve) => (switchedOnServer = resolve));
+    let releaseSwitch = () => undefined as void;
+    const switchReleased = new Promise<void>((resolve) => (releaseSwitch = resolve));
+    await page.route("**/api/users/me/tenant", async (route) => {
+      const response = await route.fetch();
+      switchedOnServer();
+      await switchReleased;
+      await route.fulfill({ response });
+    });
+
+    const listAsked = page.waitForRequest("**/api/tenants/demo/reports");
+    await page.getByRole("link", { name: "Reports", exact: true }).click();
+    await listAsked;
+    await page.getByLabel("Tenant").selectOption("demo2");
+    await serverSwitched;
+    releaseList();
+    const table = page.getByRole("table", { name: "Reports" });
+    await expect(table.locator(".load-error")).toBeVisible();
+    expect(refusals).toEqual([401]);
+    await expect(page).toHaveURL(/\/reports$/);
+    releaseSwitch();
+    await page.waitForURL(/\/today$/);
+    await expect(page.getByLabel("Tenant")).toHaveValue("demo2");
+    expect(requested.filter((path) => path.startsWith("/auth/"))).toEqual([]);
+  });
+
   test("a multi-tenant user whose tenant list lacks the current tenant is sent to logout, not on the login page", async ({
     page,
   }) => {

@@ -75,6 +75,55 @@ export function configureClient(options: Partial<ClientConfig>): void {
   Object.assign(config, options);
 }
 
+/**
+ * How many times this page has replaced its session (a practice switch, a hand-over): the server ends the
+ * old session id at once, so a request sent under an earlier one and answered 401 afterwards speaks of
+ * the old session, not of a lost one.
+ */
+let sessionGeneration = 0;
+/** A replacement under way: where the first 401 that arrived meanwhile would have sent the user back to. */
+let replacing: { returnTo: string | null } | null = null;
+
+/** The session a request is sent under; give it to {@link sessionLost} with the request's 401. */
+export function sessionMark(): number {
+  return sessionGeneration;
+}
+
+/**
+ * Whether a 401 to a request sent under `mark` means the user's session is gone. It does not when the
+ * page has replaced the session since, nor while a replacement is under way (that 401 is held, and sends
+ * the user to sign in again only if the replacement fails).
+ */
+export function sessionLost(mark: number): boolean {
+  if (mark !== sessionGeneration) return false;
+  if (replacing === null) return true;
+  replacing.returnTo ??= currentLocation();
+  return false;
+}
+
+/**
+ * Runs `change`, a call that gives this browser a new session (a practice switch, a hand-over, the
+ * staff's return from one). The page's other requests still in flight were sent with the old session,
+ * which the server ends at once: their 401s do not sign the user out, unless `change` fails, when the
+ * first of them does, as it would have.
+ */
+export async function replaceSession<T>(change: () => Promise<T>): Promise<T> {
+  const replacement = { returnTo: null as string | null };
+  replacing = replacement;
+  try {
+    const result = await change();
+    sessionGeneration++;
+    return result;
+  } catch (error) {
+    if (replacement.returnTo !== null && !window.location.pathname.startsWith("/auth/")) {
+      config.onUnauthorized(replacement.returnTo);
+    }
+    throw error;
+  } finally {
+    if (replacing === replacement) replacing = null;
+  }
+}
+
 /** The location to come back to after signing in again. */
 export function currentLocation(): string {
   const { pathname, search, hash } = window.location;
@@ -196,6 +245,7 @@ async function exchange<T>(
   if (opts.signal) init.signal = opts.signal;
 
   pendingStore.set(pendingStore.get() + 1);
+  const mark = sessionMark();
   try {
     let response: Response;
     try {
@@ -211,7 +261,9 @@ async function exchange<T>(
     if (!opts.handleErrors) {
       // Later 401s of requests that were in flight arrive after the move to /auth and must not overwrite the location.
       if (response.status === 401) {
-        if (!window.location.pathname.startsWith("/auth/")) config.onUnauthorized(currentLocation());
+        if (!window.location.pathname.startsWith("/auth/") && sessionLost(mark)) {
+          config.onUnauthorized(currentLocation());
+        }
       } else showErrorBanner(error.message);
     }
     throw error;

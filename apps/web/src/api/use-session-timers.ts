@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { useNavigate } from "react-router-dom";
 import { startSessionTimers } from "./activity";
-import { ApiError, api, currentLocation } from "./client";
+import { ApiError, api, currentLocation, sessionLost, sessionMark } from "./client";
 import type { ClientConfig } from "./types";
 
 /** The login page's message after an idle timeout (SPEC 4). */
@@ -15,13 +15,18 @@ export function logoutUrl(returnTo: string, message?: string): string {
   return `/auth/logout?${params.toString()}`;
 }
 
-/** GET /api/auth/keepalive with its own 401 handling; other failures are only logged (SPEC 7, 8). */
+/**
+ * GET /api/auth/keepalive with its own 401 handling (none for a session this page has replaced since);
+ * other failures are only logged (SPEC 7, 8).
+ */
 export async function keepalive(onUnauthorized: () => void): Promise<void> {
+  const mark = sessionMark();
   try {
     await api.get("/api/auth/keepalive", { handleErrors: true });
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) onUnauthorized();
-    else console.warn("keepalive failed", error instanceof ApiError ? error.status : "network");
+    if (error instanceof ApiError && error.status === 401) {
+      if (sessionLost(mark)) onUnauthorized();
+    } else console.warn("keepalive failed", error instanceof ApiError ? error.status : "network");
   }
 }
 

@@ -1,12 +1,17 @@
 import { useEffect, useId, useState } from "react";
-import { api } from "../api/client";
+import { api, replaceSession } from "../api/client";
 import { hasRole, MULTI_TENANT, type ListResponse, type Me, type Tenant, type TenantRef } from "../api/types";
 
-/** Where a switch to `tenantId` goes: a member moves among their practices, a sysAdmin into any other. */
+/**
+ * Switches the session to `tenantId`: a member moves among their practices, a sysAdmin into any other.
+ * The session gets a new id, so the page's requests still in flight under the old one do not sign out.
+ */
 export function switchRequest(me: Me, tenantId: string): Promise<Me> {
-  return me.user.tenants.includes(tenantId) || !hasRole(me.user.roles, "sysAdmin")
-    ? api.put<Me>("/api/users/me/tenant", { tenantId })
-    : api.post<Me>(`/api/tenants/${encodeURIComponent(tenantId)}/switch`);
+  return replaceSession(() =>
+    me.user.tenants.includes(tenantId) || !hasRole(me.user.roles, "sysAdmin")
+      ? api.put<Me>("/api/users/me/tenant", { tenantId })
+      : api.post<Me>(`/api/tenants/${encodeURIComponent(tenantId)}/switch`),
+  );
 }
 
 /** The practices a user may switch to: every one for a system administrator, else their own. */

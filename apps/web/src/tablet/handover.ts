@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import type { PatientLanguage, TabletHandover } from "@core-care/schema";
 import { TABLET_DRAWN_ATTRIBUTE } from "@core-care/schema/paths";
-import { ApiError, api } from "../api/client";
+import { ApiError, api, replaceSession } from "../api/client";
 import { takeTabletBoot, type TabletBoot } from "./boot";
 import {
   TabletStore,
@@ -19,7 +19,7 @@ import {
 
 /** Hands this browser to a patient: the staff session ends here and the patient credential replaces it. */
 export function startHandover(patientId: string, surveyId: string): Promise<TabletHandover> {
-  return api.post<TabletHandover>("/api/tablet/handovers", { patientId, surveyId });
+  return replaceSession(() => api.post<TabletHandover>("/api/tablet/handovers", { patientId, surveyId }));
 }
 
 /** Ends the patient credential on the server (the idle timeout, or leaving for the sign-in page). */

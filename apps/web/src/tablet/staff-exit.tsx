@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from "react";
 import type { Me } from "@core-care/schema";
-import { ApiError, api } from "../api/client";
+import { ApiError, api, replaceSession } from "../api/client";
 import { setMe } from "../api/session";
 
 /**
@@ -48,7 +48,11 @@ export function StaffExit({
     setError(null);
     try {
       await onSave();
-      setMe(await api.post<Me>("/api/tablet/handover/staff", { password }, { handleErrors: true }));
+      setMe(
+        await replaceSession(() =>
+          api.post<Me>("/api/tablet/handover/staff", { password }, { handleErrors: true }),
+        ),
+      );
     } catch (failure) {
       setBusy(false);
       setError(
