@@ -39,6 +39,16 @@ describe("AuthCache", () => {
     expect(cache.getMember("u1", "t1")).toBeUndefined();
   });
 
+  test("a session written but not kept takes what was kept of it before with it", () => {
+    const { cache } = liveCache();
+    cache.putSession("s1", sessionOf("before"), cache.stamp());
+    const stamp = cache.stamp();
+    // Another session's notification arrives while this one's new row is being written.
+    cache.onNotify("s:other");
+    cache.putSession("s1", sessionOf("after"), stamp);
+    expect(cache.getSession("s1")).toBeUndefined();
+  });
+
   test("forgets a session on its notification, and every membership of a user on theirs", () => {
     const { cache } = liveCache();
     cache.putSession("s1", sessionOf("u1"), cache.stamp());

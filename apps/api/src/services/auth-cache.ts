@@ -52,9 +52,13 @@ export class AuthCache extends NotifiedCache {
     return entry.value;
   }
 
+  /**
+   * Keeps `value` as the session's row if nothing changed since `stamp`; otherwise forgets the session,
+   * since whatever was kept of it is no newer than `value`.
+   */
   putSession(sid: string, value: CachedSession, stamp: number): void {
-    if (!this.current(stamp)) return;
     this.sessions.delete(sid);
+    if (!this.current(stamp)) return;
     this.sessions.set(sid, { value, at: this.now() });
     if (this.sessions.size > this.options.maxEntries)
       this.sessions.delete(this.sessions.keys().next().value!);

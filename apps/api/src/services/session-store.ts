@@ -14,8 +14,9 @@ export interface SessionTimeouts {
 
 /**
  * The @fastify/session store on the `sessions` table. A row's `expire` is its idle deadline capped by
- * the absolute lifetime; an expired row is never answered, whatever the cookie says. Rows read or
- * written here are kept in the auth cache, which forgets them when any process changes them.
+ * the absolute lifetime; an expired row is never answered, whatever the cookie says, and a removed row is
+ * never written again. Rows read or written here are kept in the auth cache, which forgets them when any
+ * process changes them.
  */
 export class PgSessionStore {
   constructor(
@@ -64,17 +65,31 @@ export class PgSessionStore {
     );
     const userId = typeof sess.userId === "string" ? sess.userId : null;
     const stamp = this.cache.stamp();
-    this.db
-      .insert(sessions)
-      .values({ sid, sess, userId, expire })
-      .onConflictDoUpdate({ target: sessions.sid, set: { sess, userId, expire } })
-      .then(
-        () => {
+    // Every session row begins as regenerate() writes it, with nothing in it yet. A session holding more
+    // was read from its row, and is only written back into that row: a request that read it before it
+    // ended (a sign-out, a switch, another process removing it) must not bring it back when it saves.
+    const begins = Object.keys(sess).every((key) => key === "cookie");
+    const write = begins
+      ? this.db
+          .insert(sessions)
+          .values({ sid, sess, userId, expire })
+          .onConflictDoUpdate({ target: sessions.sid, set: { sess, userId, expire } })
+          .returning({ sid: sessions.sid })
+      : this.db
+          .update(sessions)
+          .set({ sess, userId, expire })
+          .where(eq(sessions.sid, sid))
+          .returning({ sid: sessions.sid });
+    write.then(
+      (rows) => {
+        if (rows.length === 0) this.cache.forgetSession(sid);
+        else {
           this.cache.putSession(sid, { sess: sess as unknown as Session, expireMs: expire.getTime() }, stamp);
-          callback();
-        },
-        (err: unknown) => callback(err),
-      );
+        }
+        callback();
+      },
+      (err: unknown) => callback(err),
+    );
   }
 
   destroy(sid: string, callback: Callback): void {
