@@ -241,6 +241,11 @@ export async function login(
   return asSession(app, cookie, response.json<Me>());
 }
 
+/** The session id of a session's cookie `sid=<id>.<signature>` (the `sessions` row's `sid`). */
+export function sessionIdOf(session: Session): string {
+  return decodeURIComponent(session.cookie.slice("sid=".length)).split(".")[0] ?? "";
+}
+
 /** A Session object for a cookie already held. */
 export function asSession(app: FastifyInstance, cookie: string, me: Me): Session {
   const headers = { cookie, "x-requested-with": "XMLHttpRequest" };

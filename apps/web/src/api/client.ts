@@ -115,13 +115,19 @@ export async function replaceSession<T>(change: () => Promise<T>): Promise<T> {
     sessionGeneration++;
     return result;
   } catch (error) {
-    if (replacement.returnTo !== null && !window.location.pathname.startsWith("/auth/")) {
-      config.onUnauthorized(replacement.returnTo);
-    }
+    if (replacement.returnTo !== null) signOut(replacement.returnTo);
     throw error;
   } finally {
     if (replacing === replacement) replacing = null;
   }
+}
+
+/**
+ * Sends the browser to sign in again, back to `returnTo` after. Not from an /auth/ page: later 401s of
+ * requests that were in flight arrive after the move there and must not overwrite the location.
+ */
+function signOut(returnTo: string): void {
+  if (!window.location.pathname.startsWith("/auth/")) config.onUnauthorized(returnTo);
 }
 
 /** The location to come back to after signing in again. */
@@ -259,11 +265,8 @@ async function exchange<T>(
     if (response.ok) return await read(response);
     const error = toApiError(response, await readBody(response));
     if (!opts.handleErrors) {
-      // Later 401s of requests that were in flight arrive after the move to /auth and must not overwrite the location.
       if (response.status === 401) {
-        if (!window.location.pathname.startsWith("/auth/") && sessionLost(mark)) {
-          config.onUnauthorized(currentLocation());
-        }
+        if (sessionLost(mark)) signOut(currentLocation());
       } else showErrorBanner(error.message);
     }
     throw error;

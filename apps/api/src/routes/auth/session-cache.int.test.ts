@@ -5,6 +5,7 @@ import {
   createSecondServer,
   createTestApp,
   login,
+  sessionIdOf,
   type Session,
   type TestApp,
 } from "../../../test/helpers.js";
@@ -13,9 +14,6 @@ import { rowsOf } from "../../db/index.js";
 
 const status = async (s: Session, url = "/api/users/me") =>
   (await s.inject({ method: "GET", url })).statusCode;
-
-/** The sid of a session cookie `sid=<id>.<signature>`. */
-const sidOf = (s: Session) => decodeURIComponent(s.cookie.slice("sid=".length)).split(".")[0] ?? "";
 
 // A change another process makes reaches this one as a notification a moment after its commit.
 const settles = { timeout: 3000, interval: 20 };
@@ -33,7 +31,7 @@ describe("sessions and memberships kept in memory", () => {
     const u = await t.createTestTenant();
     const s = await login(t.app, u.email);
     expect(await status(s)).toBe(200);
-    await t.db.delete(sessions).where(eq(sessions.sid, sidOf(s)));
+    await t.db.delete(sessions).where(eq(sessions.sid, sessionIdOf(s)));
     await expect.poll(() => status(s), settles).toBe(401);
   });
 
@@ -106,12 +104,12 @@ if (inject("dbKind") === "postgres") {
       await t.db.execute(sql`select pg_terminate_backend(${listener})`);
       await expect.poll(async () => (await listenerPids()).includes(listener as number), settles).toBe(false);
       // Removed while no one listens: its notification reaches no one.
-      await t.db.delete(sessions).where(eq(sessions.sid, sidOf(s)));
+      await t.db.delete(sessions).where(eq(sessions.sid, sessionIdOf(s)));
       expect(await status(s)).toBe(401);
       await expect.poll(async () => (await listenerPids()).length, settles).toBe(1);
       const again = await login(t.app, u.email);
       expect(await status(again)).toBe(200);
-      await t.db.delete(sessions).where(eq(sessions.sid, sidOf(again)));
+      await t.db.delete(sessions).where(eq(sessions.sid, sessionIdOf(again)));
       await expect.poll(() => status(again), settles).toBe(401);
     });
   });
