@@ -1,55 +1,20 @@
-import { createServer, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { startHeldServer, type HeldServer } from "../test/held-server";
 import { ApiError, api, configureClient, replaceSession, sessionLost, sessionMark } from "./client";
 import { keepalive } from "./use-session-timers";
 
 // A file of its own: a replaced session is the page's state for as long as the module lives.
 
-/** Answers held by the test server until the test lets each go, by path. */
-const held = new Map<string, (status: number) => void>();
-let server: Server;
+let server: HeldServer;
 const signOuts: string[] = [];
-
-function answer(res: ServerResponse, status: number): void {
-  res.writeHead(status, { "Content-Type": "application/json" });
-  res.end(
-    JSON.stringify(
-      status === 200 ? { ok: true } : { responseStatus: { status, message: `Answered ${status}.` } },
-    ),
-  );
-}
-
-/** Resolves once the server holds a request to `path`; the returned function answers it. */
-async function heldRequest(path: string): Promise<(status: number) => void> {
-  for (;;) {
-    const release = held.get(path);
-    if (release !== undefined) {
-      held.delete(path);
-      return release;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+const heldRequest = (path: string) => server.heldRequest(path);
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      const path = new URL(req.url ?? "/", "http://x").pathname;
-      held.set(path, (status) => answer(res, status));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  configureClient({
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    onUnauthorized: (returnTo) => signOuts.push(returnTo),
-  });
+  server = await startHeldServer();
+  configureClient({ baseUrl: server.origin, onUnauthorized: (returnTo) => signOuts.push(returnTo) });
 });
 
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => server.close());
 
 beforeEach(() => {
   signOuts.length = 0;

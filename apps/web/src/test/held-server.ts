@@ -1,0 +1,48 @@
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A real HTTP server for the web client's tests that holds every request until the test answers it, by
+ * path: the test decides the order in which answers arrive (a request answered after another began).
+ */
+export interface HeldServer {
+  origin: string;
+  /** Resolves once the server holds a request to `path`; the returned function answers it with `status`. */
+  heldRequest(path: string): Promise<(status: number, body?: unknown) => void>;
+  close(): Promise<void>;
+}
+
+function answer(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "Content-Type": "application/json" });
+  res.end(
+    JSON.stringify(
+      body ?? (status < 300 ? { ok: true } : { responseStatus: { status, message: `Answered ${status}.` } }),
+    ),
+  );
+}
+
+export async function startHeldServer(): Promise<HeldServer> {
+  const held = new Map<string, (status: number, body?: unknown) => void>();
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      const path = new URL(req.url ?? "/", "http://x").pathname;
+      held.set(path, (status, body) => answer(res, status, body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async heldRequest(path) {
+      for (;;) {
+        const release = held.get(path);
+        if (release !== undefined) {
+          held.delete(path);
+          return release;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
