@@ -1,12 +1,13 @@
 /**
  * Tablet runner benchmark: bytes the tablet page loads before its first question, beside a minimal
  * SurveyJS runner and a bare React page built the same way in the same run, and in Chromium with the
- * CPU throttled 4x on a cold cache: the frame that draws the bare page's heading, and the frames that
- * draw the tablet's first question (drawn by the server), that follow its scripts' taking the page over
- * (it answers taps from then) and that draw its first answer, with each real built-in survey (all timed
- * the same way), and the same build without its server renderer for the difference. The tablet is the app's own build served by the
- * real API server (embedded PostgreSQL, demo data), loaded with a real hand-over's patient credential;
- * the peers' builds are served by the same server, compressed the same way. A repeat visit (browser cache and the tablet's
+ * CPU throttled 4x on a cold cache: when each page's HTML has arrived (the server's answer), the frame
+ * that draws the bare page's heading, and the frames that draw the tablet's first question (drawn by the
+ * server), that follow its scripts' taking the page over (it answers taps from then) and that draw its
+ * first answer, with each real built-in survey (all timed the same way), and the same build without its
+ * server renderer for the difference. The tablet is the app's own build served by the real API server
+ * (embedded PostgreSQL, demo data), loaded with a real hand-over's patient credential; the peers' builds
+ * are served by the same server, compressed the same way. A repeat visit (browser cache and the tablet's
  * service worker) is timed too.
  *
  *   pnpm --filter @core-care/web bench        (BENCH_RUNS=9 for more samples, CHROMIUM_PATH to pick a browser)
@@ -95,6 +96,8 @@ function measure(name: string, dir: string, files: string[]): Bundle {
 }
 
 interface Timing {
+  /** The page's HTML fully received (the server's time to answer included). */
+  html: number;
   fcp: number;
   /** The frame that draws the first question (the bare page: its heading). */
   ready: number;
@@ -236,7 +239,11 @@ async function timeOnce(browser: Browser, pageCase: PageCase): Promise<Timing> {
             const entry = list.getEntriesByName("first-contentful-paint")[0];
             if (entry) {
               observer.disconnect();
+              const [navigation] = performance.getEntriesByType(
+                "navigation",
+              ) as PerformanceNavigationTiming[];
               done({
+                html: navigation?.responseEnd ?? Number.NaN,
                 fcp: entry.startTime,
                 ready: w.__ready,
                 live: w.__live,
@@ -386,6 +393,7 @@ async function benchTablet(out: string, appDir: string, appManifest: Manifest): 
     const header = [
       "",
       "wire KiB",
+      "HTML ms",
       "FCP ms",
       "drawn ms",
       "/ bare",
@@ -397,6 +405,7 @@ async function benchTablet(out: string, appDir: string, appManifest: Manifest): 
     const rows = cases.map((c) => [
       c.name,
       c.repeat ? "-" : kib(of(c.name, "bytes")),
+      ms(of(c.name, "html")),
       ms(of(c.name, "fcp")),
       ms(of(c.name, "ready")),
       (of(c.name, "ready") / bare).toFixed(2),
