@@ -1,6 +1,5 @@
 import { promisify } from "node:util";
-import type { Session as StoredSession } from "fastify";
-import type { InjectOptions } from "fastify";
+import type { InjectOptions, Session as StoredSession } from "fastify";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createTestApp, login, sessionIdOf, type TestApp } from "../../test/helpers.js";

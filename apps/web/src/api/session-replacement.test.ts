@@ -1,23 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { startHeldServer, type HeldServer } from "../test/held-server";
-import { ApiError, api, configureClient, replaceSession, sessionLost, sessionMark } from "./client";
+import { beforeEach, describe, expect, test } from "vitest";
+import { heldServerForFile } from "../test/held-server";
+import { ApiError, api, replaceSession, sessionLost, sessionMark } from "./client";
 import { keepalive } from "./use-session-timers";
 
 // A file of its own: a replaced session is the page's state for as long as the module lives.
 
-let server: HeldServer;
-const signOuts: string[] = [];
-const heldRequest = (path: string) => server.heldRequest(path);
-
-beforeAll(async () => {
-  server = await startHeldServer();
-  configureClient({ baseUrl: server.origin, onUnauthorized: (returnTo) => signOuts.push(returnTo) });
-});
-
-afterAll(() => server.close());
+const { server, signOuts } = heldServerForFile();
+const heldRequest = (path: string) => server().heldRequest(path);
 
 beforeEach(() => {
-  signOuts.length = 0;
   window.history.replaceState(null, "", "/reports");
 });
 

@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { api, configureClient, replaceSession } from "../api/client";
-import { startHeldServer, type HeldServer } from "../test/held-server";
+import { beforeEach, describe, expect, test } from "vitest";
+import { api, replaceSession } from "../api/client";
+import { heldServerForFile } from "../test/held-server";
 import { sendResult } from "./result-sender";
 import { createSaveQueue, type QueueState, type ResultSnapshot, type SaveOutcome } from "./save-queue";
 
 // A file of its own: a replaced session is the page's state for as long as the module lives.
 
-let server: HeldServer;
-const signOuts: string[] = [];
+const { server, signOuts } = heldServerForFile();
 const SAVES = "/api/surveyresults";
 const STAFF_RETURN = "/api/tablet/handover/staff";
 
@@ -25,31 +24,23 @@ const staffReturn = () =>
     (error: unknown) => error,
   );
 
-beforeAll(async () => {
-  server = await startHeldServer();
-  configureClient({ baseUrl: server.origin, onUnauthorized: (returnTo) => signOuts.push(returnTo) });
-});
-
-afterAll(() => server.close());
-
 beforeEach(() => {
-  signOuts.length = 0;
   window.history.replaceState(null, "", "/tablet/patient-survey/PHQ-9/pg/2");
 });
 
 describe("a survey save answered 401 (the runner alerts and signs out on a refusal)", () => {
   test("under the page's own session it is a refusal, left to the runner", async () => {
     const sent = sendResult(snapshot);
-    (await server.heldRequest(SAVES))(401);
+    (await server().heldRequest(SAVES))(401);
     expect(await sent).toEqual({ kind: "rejected", status: 401, message: "Answered 401." });
     expect(signOuts).toEqual([]);
   });
 
   test("while the staff's return runs and then fails, it is held: not a refusal, and the client signs out once", async () => {
     const sent = sendResult(snapshot);
-    const answerSave = await server.heldRequest(SAVES);
+    const answerSave = await server().heldRequest(SAVES);
     const returning = staffReturn();
-    const answerReturn = await server.heldRequest(STAFF_RETURN);
+    const answerReturn = await server().heldRequest(STAFF_RETURN);
     answerSave(401);
     expect(await sent).toEqual({ kind: "offline" });
     expect(signOuts).toEqual([]);
@@ -65,9 +56,9 @@ describe("a survey save answered 401 (the runner alerts and signs out on a refus
     const outcomes: SaveOutcome[] = [];
     const queue = createSaveQueue({ send: sendResult, persist: (state) => states.push(state) });
     void queue.save(snapshot).then((outcome) => outcomes.push(outcome));
-    const answerSave = await server.heldRequest(SAVES);
+    const answerSave = await server().heldRequest(SAVES);
     const returning = staffReturn();
-    (await server.heldRequest(STAFF_RETURN))(200, { id: "staff" });
+    (await server().heldRequest(STAFF_RETURN))(200, { id: "staff" });
     expect(await returning).toEqual({ id: "staff" });
     answerSave(401);
     await expect.poll(() => queue.status).toBe("offline");
@@ -78,7 +69,7 @@ describe("a survey save answered 401 (the runner alerts and signs out on a refus
 
     // A save made under the staff's session is judged as always.
     const after = sendResult(snapshot);
-    (await server.heldRequest(SAVES))(401);
+    (await server().heldRequest(SAVES))(401);
     expect(await after).toMatchObject({ kind: "rejected", status: 401 });
   });
 });

@@ -1,5 +1,7 @@
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach } from "vitest";
+import { configureClient } from "../api/client";
 
 /**
  * A real HTTP server for the web client's tests that holds every request until the test answers it, by
@@ -44,5 +46,29 @@ export async function startHeldServer(): Promise<HeldServer> {
       }
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * Starts a {@link HeldServer} for the test file and points the web client at it; the returned list
+ * gathers where each sign-out would have sent the user back to, and is emptied before each test.
+ */
+export function heldServerForFile(): { server: () => HeldServer; signOuts: string[] } {
+  let server: HeldServer | undefined;
+  const signOuts: string[] = [];
+  beforeAll(async () => {
+    server = await startHeldServer();
+    configureClient({ baseUrl: server.origin, onUnauthorized: (returnTo) => signOuts.push(returnTo) });
+  });
+  afterAll(() => server?.close());
+  beforeEach(() => {
+    signOuts.length = 0;
+  });
+  return {
+    server: () => {
+      if (server === undefined) throw new Error("the held server starts in beforeAll");
+      return server;
+    },
+    signOuts,
   };
 }
