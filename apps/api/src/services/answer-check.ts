@@ -84,6 +84,17 @@ async function surveyOfSave(
   return ref === undefined ? undefined : definitionOf(db, ref.tenant_id, ref.survey_id, ref.version);
 }
 
+/**
+ * Forgets every survey version and reference kept here. A server process reads one database; a process
+ * that moves to another (each API test file opens its own, and the files share one process) calls this
+ * before it does, since the same tenant, survey and version can name other rows there.
+ */
+export function forgetKeptSurveys(): void {
+  definitions.clear();
+  pinnedRefs.clear();
+  currentRefs.clear();
+}
+
 /** The condition globals (sex, age, tenant and location) of the patient, as the runner evaluated them. */
 async function globalsOf(db: DbOrTx, tenantId: string, patientId: string, today: Date) {
   const [row] = await db
