@@ -1,41 +1,26 @@
 import { afterAll, describe, expect, test } from "vitest";
-import { createPage, createQuestion, createSurvey, objectId, type Survey } from "@core-care/survey-engine";
+import { createPage, createQuestion, createSurvey, objectId } from "@core-care/survey-engine";
 import { SurveySchema } from "@core-care/schema";
 import type { Database } from "../db/index.js";
-import { surveys, surveyVersions, tenants } from "../db/schema.js";
+import { tenants } from "../db/schema.js";
 import { createTestDatabase } from "../../test/helpers.js";
 import { assertAnswersAllowed, forgetKeptSurveys } from "./answer-check.js";
-
-/** A one-question survey whose radio question offers `choices`. */
-const moodSurvey = (id: string, choices: string[]): Survey => ({
-  ...createSurvey({ title: "Mood" }),
-  id,
-  pages: [
-    {
-      ...createPage({ title: "One" }),
-      questions: [
-        createQuestion("radio", {
-          fieldName: "mood",
-          title: "Mood",
-          choices: choices.map((value) => ({ value, label: value })),
-        }),
-      ],
-    },
-  ],
-});
+import { saveSurvey } from "./documents.js";
 
 /** A practice of the same id in `database`, with version 1 of the same survey id offering `choices`. */
 async function practiceWith(database: Database, tenantId: string, surveyId: string, choices: string[]) {
-  const definition = SurveySchema.parse(moodSurvey(surveyId, choices));
   await database.db.insert(tenants).values({
     id: tenantId,
     name: "Same practice",
     settings: { teleAwvEmail: false, alternateFalls: false },
   });
-  await database.db
-    .insert(surveys)
-    .values({ tenantId, id: surveyId, title: "Mood", version: 1, canSubscribeTo: false, definition });
-  await database.db.insert(surveyVersions).values({ tenantId, surveyId, version: 1, definition });
+  const mood = createQuestion("radio", {
+    fieldName: "mood",
+    title: "Mood",
+    choices: choices.map((value) => ({ value, label: value })),
+  });
+  const survey = createSurvey({ id: surveyId, title: "Mood", pages: [createPage({ questions: [mood] })] });
+  await saveSurvey(database.db, tenantId, SurveySchema.parse(survey), "test");
 }
 
 describe("the survey versions a process keeps", () => {
