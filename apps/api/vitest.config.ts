@@ -11,6 +11,8 @@ export default defineConfig({
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll gives up after one second by default; a busy machine can take longer.
+    expect: { poll: { timeout: 10_000 } },
     // After each file: every statement it sent filters tenant-owned tables on their tenant.
     setupFiles: ["test/setup.ts"],
     // The files share their worker's modules instead of importing the app anew each (about a quarter of

@@ -45,6 +45,9 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.{ts,tsx}", "*.test.ts"],
     environment: "jsdom",
+    setupFiles: ["src/test/setup.ts"],
+    // expect.poll gives up after one second by default; a busy machine can take longer.
+    expect: { poll: { timeout: 10_000 } },
     reporters: ["default", "json"],
     outputFile: { json: ".reports/vitest.json" },
   },

@@ -156,7 +156,10 @@ describe("three API processes on one database", () => {
     });
     servers.push(server);
     const base = await server.listening;
-    await expect.poll(() => (server.output().match(/"msg":"Server listening at /g) ?? []).length).toBe(2);
+    // The second worker may start seconds after the first on a busy machine.
+    await expect
+      .poll(() => (server.output().match(/"msg":"Server listening at /g) ?? []).length, { timeout: 60_000 })
+      .toBe(2);
     await waitForStatus(`${base}/readyz`);
     // A new connection for each request: the primary hands connections to the workers in turn.
     const once = () =>

@@ -226,7 +226,7 @@ describe("api", () => {
     const fast = api.get("/api/echo");
     await fast;
     expect(pendingRequests()).toBe(1);
-    await vi.waitFor(() => expect(releaseSlow).toBeDefined());
+    await vi.waitFor(() => expect(releaseSlow).toBeDefined(), { timeout: 10_000 });
     releaseSlow?.();
     await slow;
     stop();

@@ -201,7 +201,7 @@ describe("TeleAwvPage", { timeout: 60_000 }, () => {
     const user = userEvent.setup();
     renderAt(LINK);
     await user.click(await screen.findByRole("button", { name: "Submit AWV" }));
-    await vi.waitFor(() => expect(alerts).toEqual(["An error has occurred."]));
+    await vi.waitFor(() => expect(alerts).toEqual(["An error has occurred."]), { timeout: 10_000 });
     expect(screen.getByRole("button", { name: "Submit AWV" })).toBeTruthy();
   });
 });

@@ -10,10 +10,12 @@ import {
 const XHR = { "x-requested-with": "XMLHttpRequest" };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// The timeouts below leave each step two seconds or more to spare: on a busy machine one request can
+// take most of a second.
 describe("session idle timeout", () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ config: { idleTimeoutSeconds: 2 } });
+    t = await createTestApp({ config: { idleTimeoutSeconds: 3 } });
   });
   afterAll(async () => {
     await t.close();
@@ -22,7 +24,7 @@ describe("session idle timeout", () => {
   test("answers 401 once the idle timeout has passed without use", async () => {
     const u = await t.createTestTenant();
     const s = await login(t.app, u.email);
-    await sleep(2300);
+    await sleep(3300);
     expect((await s.inject({ method: "GET", url: "/api/auth/keepalive" })).statusCode).toBe(401);
     expect((await s.inject({ method: "GET", url: "/api/users/me" })).statusCode).toBe(401);
   });
@@ -30,8 +32,9 @@ describe("session idle timeout", () => {
   test("keeps the session while it is used within the timeout", async () => {
     const u = await t.createTestTenant();
     const s = await login(t.app, u.email);
+    // Four seconds in all, longer than the timeout, one second between uses.
     for (let i = 0; i < 4; i++) {
-      await sleep(900);
+      await sleep(1000);
       expect((await s.inject({ method: "GET", url: "/api/auth/keepalive" })).statusCode).toBe(204);
     }
   });
@@ -40,7 +43,7 @@ describe("session idle timeout", () => {
 describe("session absolute lifetime", () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ config: { absoluteTimeoutSeconds: 2 } });
+    t = await createTestApp({ config: { absoluteTimeoutSeconds: 3 } });
   });
   afterAll(async () => {
     await t.close();
@@ -51,7 +54,7 @@ describe("session absolute lifetime", () => {
     const s = await login(t.app, u.email);
     await sleep(1000);
     expect((await s.inject({ method: "GET", url: "/api/auth/keepalive" })).statusCode).toBe(204);
-    await sleep(1300);
+    await sleep(2300);
     expect((await s.inject({ method: "GET", url: "/api/auth/keepalive" })).statusCode).toBe(401);
   });
 });
