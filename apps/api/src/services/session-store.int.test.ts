@@ -86,7 +86,7 @@ describe("a session that has ended stays ended", () => {
       expect((await store.get("other"))?.userId).toBe(u.userId);
       await t.db.delete(sessions).where(eq(sessions.sid, "other"));
       await store.set("other", { ...signedIn, lastSeenAt: now + 5_000 });
-      await expect.poll(() => store.get("other"), { timeout: 3000, interval: 20 }).toBeNull();
+      await expect.poll(() => store.get("other"), { interval: 20 }).toBeNull();
       expect(await t.db.select().from(sessions).where(eq(sessions.sid, "other"))).toEqual([]);
       // A session holding a sign-in that never had a row is not made by a save.
       await store.set("never", signedIn);

@@ -196,7 +196,7 @@ describe("POST /api/surveyresults", () => {
     expect(res.statusCode, res.body).toBe(200);
     const { id } = res.json<{ id: string }>();
     const mailed = () => outboxMessages(t.config.dataDir).filter((m) => m.includes(`/results/${id}`));
-    await expect.poll(() => mailed().length, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => mailed().length).toBe(1);
     const [message = ""] = mailed();
     expect(message).toContain("To: safety@practice.test");
     expect(message).toContain("Subject: Core Care safety alert: PHQ-9 item 9 positive");
