@@ -25,6 +25,7 @@ import { executeOn, rowsOf, type Db, type Execute } from "../db/index.js";
 import { StatementShapes } from "../db/shapes.js";
 import { patients, surveyResults, surveyVersions } from "../db/schema.js";
 import { resultPatient, resultSurveyVersion } from "../db/joins.js";
+import { isoOfUtcText, microsOfUtcText, utcText } from "../db/utc-text.js";
 import { notFound } from "../errors.js";
 import { after, cappedCount, cappedOf, decodeCursor, pageOf, totalOfPage } from "./keyset.js";
 import type { CappedLists } from "./capped-lists.js";
@@ -95,9 +96,9 @@ interface ListRow {
   mrn: string | null;
   dob: string | null;
   is_submitted: boolean;
-  created_iso: string;
-  updated_iso: string;
-  micros: string;
+  /** created_at and updated_at as `utcText` writes them. */
+  created_utc: string;
+  updated_utc: string;
   capped_total: number;
 }
 
@@ -110,8 +111,8 @@ function toListItem(row: ListRow): SurveyResultListItem {
     patientId: row.patient_id,
     patientName: fullName(row.first_name, row.last_name),
     isSubmitted: row.is_submitted,
-    createdAt: row.created_iso,
-    updatedAt: row.updated_iso,
+    createdAt: isoOfUtcText(row.created_utc),
+    updatedAt: isoOfUtcText(row.updated_utc),
     patientFirstName: row.first_name ?? "",
     patientLastName: row.last_name ?? "",
     patientMrn: row.mrn ?? "",
@@ -133,9 +134,9 @@ function summaryQuery(db: Db) {
 
 /**
  * The list's keyset: created_at in whole microseconds (a JavaScript Date would round them away, and
- * two results saved in the same millisecond would then be skipped or repeated), then the id.
+ * two results saved in the same millisecond would then be skipped or repeated), then the id. A page's
+ * cursors take them from created_at's UTC text (db/utc-text.ts).
  */
-const createdMicros = sql<string>`(extract(epoch from ${surveyResults.createdAt}) * 1000000)::bigint::text`;
 const MICROS = /^-?\d{1,17}$/;
 const ID = /^[0-9a-f]{24}$/;
 
@@ -218,9 +219,8 @@ function resultPage(
       patientMrn: patients.mrn,
       patientDob: sql<string>`${patients.dob}::text`.as("dob"),
       isSubmitted: surveyResults.isSubmitted,
-      createdAt: isoText(surveyResults.createdAt).as("created_iso"),
-      updatedAt: isoText(surveyResults.updatedAt).as("updated_iso"),
-      micros: createdMicros.as("micros"),
+      createdAt: utcText(surveyResults.createdAt).as("created_utc"),
+      updatedAt: utcText(surveyResults.updatedAt).as("updated_utc"),
       ...(shape.counted
         ? { cappedTotal: cappedCount(surveyResults, and(...listConditions(values, "not joined"))) }
         : {}),
@@ -299,7 +299,7 @@ export async function listResults(
     rows,
     PAGE_SIZE,
     cursor,
-    (row) => [row.micros, row.id],
+    (row) => [microsOfUtcText(row.created_utc), row.id],
     cursor === undefined && query.page === 1,
   );
   return { items: items.map(toListItem), total, totalCapped, nextCursor, prevCursor };
