@@ -57,6 +57,46 @@ describe("compileStrip", () => {
       expect(JSON.stringify(compileStrip(schema)(data))).toBe(byZod(schema, data));
   });
 
+  test("keeps a plain object of named keys as it is, and copies any other", () => {
+    const schema = z.object({ a: z.string(), b: z.number().optional(), c: z.boolean() });
+    const strip = compileStrip(schema);
+    const exact = { a: "x", b: 1, c: true };
+    const fewer = { a: "x", c: false };
+    expect(strip(exact)).toBe(exact);
+    expect(strip(fewer)).toBe(fewer);
+    const bare = Object.assign(Object.create(null) as object, exact);
+    expect(strip(bare)).toBe(bare);
+    // A key the schema does not name, a class's instance (its toJSON), a prototype's getter: copied.
+    class Row {
+      a = "x";
+      c = true;
+      secret = "hidden";
+      toJSON() {
+        return { a: "from toJSON" };
+      }
+    }
+    const withGetter = Object.create({
+      get b() {
+        return 2;
+      },
+    }) as object;
+    for (const data of [
+      { ...exact, secret: "hidden" },
+      new Row(),
+      Object.assign(withGetter, { a: "x", c: true }),
+    ]) {
+      const kept = strip(data);
+      expect(kept).not.toBe(data);
+      expect(JSON.stringify(kept)).toBe(byZod(schema, data));
+      expect(JSON.stringify(kept)).not.toMatch(/hidden|toJSON/);
+    }
+    // An object schema with a field that is not kept as it is copies every object.
+    const trimmed = z.object({ a: z.string().trim() });
+    const data = { a: " x " };
+    expect(compileStrip(trimmed)(data)).not.toBe(data);
+    expect(JSON.stringify(compileStrip(trimmed)(data))).toBe(byZod(trimmed, data));
+  });
+
   test("strips a union's member as zod picks it", () => {
     const schema = z.object({
       v: z.union([z.object({ kind: z.literal("a"), a: z.string() }), z.object({ kind: z.literal("b") })]),
