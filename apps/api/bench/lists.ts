@@ -30,7 +30,13 @@ import pg from "pg";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { CORE_CARE_WELLNESS_EXAM_ID, objectId } from "@core-care/survey-engine";
 import { PatientListQuerySchema, SurveyResultListQuerySchema } from "@core-care/schema";
-import { LIST_READ_OPTIONS, SEARCH_READ_OPTIONS, openDatabase } from "../src/db/index.js";
+import {
+  LIST_READ_OPTIONS,
+  SEARCH_READ_OPTIONS,
+  executeOn,
+  openDatabase,
+  type Execute,
+} from "../src/db/index.js";
 import * as schema from "../src/db/schema.js";
 import { installBuiltinSurveys } from "../src/services/builtin-surveys.js";
 import { hashPassword } from "../src/services/passwords.js";
@@ -321,29 +327,44 @@ async function viaApi(
 /** Ends the measuring early (BENCH_ONLY) without an error. */
 class Done extends Error {}
 
-type Statement = { text: string; values: unknown[] };
+type Statement = { text: string; values: unknown[]; rowMode?: "array" };
 
 const digest = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 16);
 
 /**
  * The statements a service function sends, recorded by the connection that sends them (a search runs
- * in a transaction of its own), so that the floor replays exactly what the API runs for the request.
+ * in a transaction of its own), so that the floor replays exactly what the API runs for the request:
+ * read as arrays where the function asks its `execute` for them, as the API's driver then reads them.
  */
-async function statementsOf(run: (db: ReturnType<typeof drizzle<typeof schema>>) => Promise<unknown>) {
+async function statementsOf(
+  run: (db: ReturnType<typeof drizzle<typeof schema>>, execute: Execute) => Promise<unknown>,
+) {
   const recorded: Statement[] = [];
+  let rowMode: "array" | undefined;
   class RecordingClient extends pg.Client {
     override query(...args: unknown[]): never {
       const [first, second] = args as [string | { text: string; values?: unknown[] }, unknown];
+      const mode = rowMode === undefined ? {} : { rowMode };
+      rowMode = undefined;
       if (typeof first === "string")
-        recorded.push({ text: first, values: Array.isArray(second) ? second : [] });
+        recorded.push({ text: first, values: Array.isArray(second) ? second : [], ...mode });
       else if (typeof first === "object" && first !== null && "text" in first)
-        recorded.push({ text: first.text, values: first.values ?? (Array.isArray(second) ? second : []) });
+        recorded.push({
+          text: first.text,
+          values: first.values ?? (Array.isArray(second) ? second : []),
+          ...mode,
+        });
       return (super.query as (...a: unknown[]) => never)(...args);
     }
   }
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1, Client: RecordingClient });
   pool.on("error", () => undefined);
-  await run(drizzle(pool, { schema }));
+  const db = drizzle(pool, { schema });
+  const unprepared = executeOn(db);
+  await run(db, (name, query, mode) => {
+    rowMode = mode;
+    return unprepared(name, query, mode);
+  });
   await pool.end();
   return recorded;
 }
@@ -366,11 +387,11 @@ async function floor(
       while (performance.now() < until) {
         const start = performance.now();
         // Prepared where the API prepares its own (the lists without a search), on connections set as
-        // the API's list reads are: planned once per connection.
-        for (const s of statements)
-          await client.query(
-            prepared ? { name: `floor-${digest(s.text)}`, text: s.text, values: s.values } : s,
-          );
+        // the API's list reads are: planned once per connection; read as arrays where the API reads so.
+        for (const { rowMode, ...s } of statements) {
+          const statement = prepared ? { name: `floor-${digest(s.text)}`, ...s } : s;
+          await (rowMode === "array" ? client.query({ ...statement, rowMode }) : client.query(statement));
+        }
         if (keep) times.push(performance.now() - start);
       }
     } finally {
@@ -442,12 +463,16 @@ const patientCursor = encodeCursor({
  * what the first found (a list longer than the capped count is not counted again).
  */
 const warmStatementsOf = async (
-  read: (db: ReturnType<typeof drizzle<typeof schema>>, capped: CappedLists) => Promise<unknown>,
+  read: (
+    db: ReturnType<typeof drizzle<typeof schema>>,
+    capped: CappedLists,
+    execute: Execute,
+  ) => Promise<unknown>,
 ): Promise<Statement[]> => {
   const capped = new CappedLists({ maxEntries: 100, maxAgeMs: 3_600_000 });
   capped.onLive(true);
-  await statementsOf((db) => read(db, capped));
-  return statementsOf((db) => read(db, capped));
+  await statementsOf((db, execute) => read(db, capped, execute));
+  return statementsOf((db, execute) => read(db, capped, execute));
 };
 
 const cases: {
@@ -471,8 +496,8 @@ const cases: {
     prepared: true,
     pool: plainList,
     statements: () =>
-      warmStatementsOf((db, capped) =>
-        listResults(db, TENANT, SurveyResultListQuerySchema.parse(query), undefined, undefined, capped),
+      warmStatementsOf((db, capped, execute) =>
+        listResults(db, TENANT, SurveyResultListQuerySchema.parse(query), undefined, execute, capped),
       ),
   })),
   ...(

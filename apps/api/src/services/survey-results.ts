@@ -84,39 +84,59 @@ function toSummary(row: SummaryRow): SurveyResultSummary {
   };
 }
 
-/** A row of the list's statement, as PostgreSQL names its columns. */
-interface ListRow {
-  id: string;
-  survey_id: string;
-  survey_title: string;
-  survey_version: number;
-  patient_id: string;
-  first_name: string | null;
-  last_name: string | null;
-  mrn: string | null;
-  dob: string | null;
-  is_submitted: boolean;
-  /** created_at and updated_at as `utcText` writes them. */
-  created_utc: string;
-  updated_utc: string;
-  capped_total: number;
-}
+/**
+ * A row of the list's statement, read as an array (`rowMode` "array"): its columns in the order the
+ * statement selects them (resultPage), created_at and updated_at as `utcText` writes them, and the
+ * capped total last when the page counts.
+ */
+type ListRow = [
+  id: string,
+  surveyId: string,
+  surveyTitle: string,
+  surveyVersion: number,
+  patientId: string,
+  firstName: string | null,
+  lastName: string | null,
+  mrn: string | null,
+  dob: string | null,
+  isSubmitted: boolean,
+  createdUtc: string,
+  updatedUtc: string,
+  cappedTotal?: number,
+];
+
+const CREATED_UTC = 10;
+const CAPPED_TOTAL = 12;
 
 function toListItem(row: ListRow): SurveyResultListItem {
+  const [
+    id,
+    surveyId,
+    surveyTitle,
+    surveyVersion,
+    patientId,
+    first,
+    last,
+    mrn,
+    dob,
+    isSubmitted,
+    created,
+    updated,
+  ] = row;
   return {
-    id: row.id,
-    surveyId: row.survey_id,
-    surveyTitle: row.survey_title,
-    surveyVersion: row.survey_version,
-    patientId: row.patient_id,
-    patientName: fullName(row.first_name, row.last_name),
-    isSubmitted: row.is_submitted,
-    createdAt: isoOfUtcText(row.created_utc),
-    updatedAt: isoOfUtcText(row.updated_utc),
-    patientFirstName: row.first_name ?? "",
-    patientLastName: row.last_name ?? "",
-    patientMrn: row.mrn ?? "",
-    patientDob: row.dob ?? "",
+    id,
+    surveyId,
+    surveyTitle,
+    surveyVersion,
+    patientId,
+    patientName: fullName(first, last),
+    isSubmitted,
+    createdAt: isoOfUtcText(created),
+    updatedAt: isoOfUtcText(updated),
+    patientFirstName: first ?? "",
+    patientLastName: last ?? "",
+    patientMrn: mrn ?? "",
+    patientDob: dob ?? "",
   };
 }
 
@@ -207,6 +227,7 @@ function resultPage(
   const pageWhere = and(...listConditions(values, "joined"));
   const backwards = shape.cursor === "prev";
   const order = backwards ? asc : desc;
+  // The columns in ListRow's order: a page is read as arrays.
   let page = db
     .select({
       id: surveyResults.id,
@@ -290,16 +311,21 @@ export async function listResults(
     offset,
   });
   // A prepared statement per shape of the query (filters, cursor, direction): planned once per connection.
-  const rows = rowsOf<ListRow>(await execute("results-list#", statement));
+  const rows = rowsOf<ListRow>(await execute("results-list#", statement, "array"));
   const { total, totalCapped } = knownCapped
     ? cappedOf(TOTAL_CAP + 1)
-    : await totalOfPage(db, rows, surveyResults, () => and(...resultListFilters(tenantId, query, now)));
+    : await totalOfPage(
+        db,
+        rows.slice(0, 1).map((row) => ({ capped_total: row[CAPPED_TOTAL] ?? 0 })),
+        surveyResults,
+        () => and(...resultListFilters(tenantId, query, now)),
+      );
   if (totalCapped && !knownCapped) capped?.put(tenantId, list, stamp!);
   const { items, nextCursor, prevCursor } = pageOf(
     rows,
     PAGE_SIZE,
     cursor,
-    (row) => [microsOfUtcText(row.created_utc), row.id],
+    (row) => [microsOfUtcText(row[CREATED_UTC]), row[0]],
     cursor === undefined && query.page === 1,
   );
   return { items: items.map(toListItem), total, totalCapped, nextCursor, prevCursor };
