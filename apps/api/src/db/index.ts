@@ -31,7 +31,7 @@ export type DbOrTx = Db | Tx;
  * vary), so that a driver may parse and plan it once per connection. A name ending in `#` is completed
  * with a digest of the text: a statement built in a few shapes gets one name per shape. With `rowMode`
  * "array" each row comes as an array of its columns in the statement's order (node-postgres then makes
- * no object per row: for a page of 201 rows about a twentieth of the API's work).
+ * no object per row: for a page of 201 rows about 3% of the API's work).
  */
 export type Execute = (name: string, query: SQL, rowMode?: "array") => Promise<unknown>;
 
