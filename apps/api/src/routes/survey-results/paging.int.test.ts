@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { CORE_CARE_WELLNESS_EXAM_ID, objectId } from "@core-care/survey-engine";
 import { TOTAL_CAP, type PagedList, type Patient, type SurveyResultListItem } from "@core-care/schema";
 import {
@@ -106,6 +106,32 @@ describe("GET /api/surveyresults (keyset paging, capped totals)", () => {
     expect(present).toHaveLength(651);
     expect(present.filter((r) => !ids.includes(r.id))).toEqual([]);
     expect(ids.length).toBeLessThanOrEqual(651 + added);
+  });
+
+  test("results a microsecond apart within one millisecond are neither skipped nor repeated by the cursors", async () => {
+    const { u, s, template } = await clinic();
+    await insertResults(template, 400, new Date(Date.now() - 60_000), 1);
+    // Every result in one millisecond, each a microsecond before the next by id: a cursor that kept
+    // only milliseconds would skip or repeat at each page's edge.
+    await inspect(() =>
+      t.db
+        .execute(sql`update survey_results r set created_at = date_trunc('second', now() - interval '1 hour') + interval '123 milliseconds' + o.n * interval '1 microsecond'
+        from (select id, row_number() over (order by id) as n from survey_results where tenant_id = ${u.tenantId}) o
+        where r.tenant_id = ${u.tenantId} and r.id = o.id`),
+    );
+    const pages: Page[] = [await list(s, { duration: "0" })];
+    while (pages.at(-1)!.nextCursor !== null) {
+      pages.push(await list(s, { duration: "0", cursor: pages.at(-1)!.nextCursor! }));
+    }
+    const ids = pages.flatMap((p) => p.items.map((r) => r.id));
+    expect(pages.map((p) => p.items.length)).toEqual([200, 200, 1]);
+    expect(new Set(ids).size).toBe(401);
+    expect(ids).toEqual([...ids].sort().reverse());
+    // All in one millisecond, as the API writes them.
+    expect(new Set(pages.flatMap((p) => p.items.map((r) => r.createdAt))).size).toBe(1);
+    expect(pages[0]!.items[0]!.createdAt).toMatch(/\.123Z$/);
+    const back = await list(s, { duration: "0", cursor: pages[2]!.prevCursor! });
+    expect(back.items.map((r) => r.id)).toEqual(pages[1]!.items.map((r) => r.id));
   });
 
   test("Previous reads back the same pages as Next read", async () => {
