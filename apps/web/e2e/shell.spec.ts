@@ -170,6 +170,10 @@ test.describe("tenants", () => {
     page,
   }) => {
     await login(page, DEMO_USERS.multi, { redirect: "/account" });
+    // The account page opens with its Edit account modal, which holds the navigation until it is closed.
+    const dialog = page.getByRole("dialog", { name: "Edit account" });
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog).toBeHidden();
     const oldSid = (await page.context().cookies()).find((cookie) => cookie.name === "sid")?.value;
     expect(oldSid).toBeDefined();
     const requested: string[] = [];
