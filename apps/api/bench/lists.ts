@@ -41,7 +41,7 @@ import * as schema from "../src/db/schema.js";
 import { installBuiltinSurveys } from "../src/services/builtin-surveys.js";
 import { hashPassword } from "../src/services/passwords.js";
 import { encodeCursor } from "../src/services/keyset.js";
-import { listResults } from "../src/services/survey-results.js";
+import { listResultsJson } from "../src/services/survey-results.js";
 import { listPatients } from "../src/services/patients.js";
 import { CappedLists } from "../src/services/capped-lists.js";
 
@@ -497,7 +497,7 @@ const cases: {
     pool: plainList,
     statements: () =>
       warmStatementsOf((db, capped, execute) =>
-        listResults(db, TENANT, SurveyResultListQuerySchema.parse(query), undefined, execute, capped),
+        listResultsJson(db, TENANT, SurveyResultListQuerySchema.parse(query), undefined, execute, capped),
       ),
   })),
   ...(

@@ -7,7 +7,9 @@ import {
   SurveyResultSchema,
   TenantSchema,
 } from "@core-care/schema";
-import { compileStrip, serializerCompiler } from "./serializer.js";
+import Fastify from "fastify";
+import { validatorCompiler } from "fastify-type-provider-zod";
+import { compileStrip, sendJsonText, serializerCompiler } from "./serializer.js";
 
 const serialize = (schema: z.ZodType, data: unknown) =>
   serializerCompiler({ schema, method: "GET", url: "/api/x", httpStatus: "200" })(data);
@@ -179,5 +181,54 @@ describe("serializerCompiler", () => {
     expect(() => serialize(z.object({ n: z.coerce.number().int() }), { n: "x" })).toThrow(
       /Response doesn't match the schema/,
     );
+  });
+});
+
+describe("sendJsonText", () => {
+  const before = process.env.NODE_ENV;
+  afterEach(() => {
+    process.env.NODE_ENV = before;
+  });
+
+  /** A server answering `text` as it is from a route whose response schema is a list of names. */
+  async function answering(text: string) {
+    const app = Fastify();
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    app.get(
+      "/x",
+      { schema: { response: { 200: z.object({ items: z.array(z.object({ name: z.string() })) }) } } },
+      (_request, reply) => sendJsonText(reply, text),
+    );
+    try {
+      return await app.inject({ method: "GET", url: "/x" });
+    } finally {
+      await app.close();
+    }
+  }
+
+  test("sends the text as it is, as JSON", async () => {
+    const text = '{"items":[{"name":"Zoë \\"Z\\" \\\\ \\u0001 🙂"}]}';
+    const res = await answering(text);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(res.body).toBe(text);
+    expect(res.json()).toEqual({ items: [{ name: 'Zoë "Z" \\ \u0001 🙂' }] });
+  });
+
+  test("outside production refuses text its schema refuses, or would write otherwise", async () => {
+    for (const text of [
+      '{"items":[{"name":1}]}', // a value of the wrong type
+      '{"items":[{"name":"a","ssn":"x"}]}', // a key the schema does not name
+      '{"items":[{"name":"a"}],"extra":true}',
+      '{"items": [{"name":"a"}]}', // not as JSON.stringify writes it
+    ]) {
+      expect((await answering(text)).statusCode, text).toBe(500);
+    }
+  });
+
+  test("in production sends the text unchecked", async () => {
+    process.env.NODE_ENV = "production";
+    expect((await answering('{"items": []}')).body).toBe('{"items": []}');
   });
 });

@@ -1,4 +1,4 @@
-import type { FastifySerializerCompiler } from "fastify";
+import type { FastifyReply, FastifySerializerCompiler } from "fastify";
 import { ResponseSerializationError } from "fastify-type-provider-zod";
 import type { z } from "zod";
 
@@ -170,3 +170,27 @@ export const serializerCompiler: FastifySerializerCompiler<z.ZodType> = ({ schem
     return text;
   };
 };
+
+/**
+ * Answers JSON text a service wrote itself (a results page, straight from its rows:
+ * services/survey-results.ts) as it is: Fastify sends a string of a JSON content type unserialised.
+ * Outside production the text is held to the route's response schema as {@link serializerCompiler}
+ * holds every other answer: it must parse by the schema to exactly the same JSON, so it names no key
+ * the schema does not and writes each value as the schema keeps it.
+ */
+export function sendJsonText(reply: FastifyReply, text: string): FastifyReply {
+  if (process.env.NODE_ENV !== "production") {
+    const { method, url } = reply.request;
+    const responses = reply.routeOptions.schema?.response as Record<string, z.ZodType> | undefined;
+    const schema = responses?.[String(reply.statusCode)];
+    if (schema === undefined)
+      throw new Error(`${method} ${url} has no response schema for ${reply.statusCode}`);
+    const parsed = schema.safeParse(JSON.parse(text));
+    if (!parsed.success) throw new ResponseSerializationError(method, url, { cause: parsed.error });
+    if (JSON.stringify(parsed.data) !== text)
+      throw new Error(
+        `the response of ${method} ${url} written as JSON differs from its schema's parse of it`,
+      );
+  }
+  return reply.type("application/json; charset=utf-8").send(text);
+}

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { describe, expect, inject, test } from "vitest";
-import { objectId } from "@core-care/survey-engine";
-import type { Patient } from "@core-care/schema";
+import { CORE_CARE_WELLNESS_EXAM_ID, objectId } from "@core-care/survey-engine";
+import type { Patient, SurveyResultListItem } from "@core-care/schema";
 import { createTestApp, login } from "../../test/helpers.js";
 import { backupDatabase, restoreDatabase, type BackupSource } from "./backup.js";
 import { openDatabase } from "./index.js";
@@ -13,7 +13,7 @@ import { openDatabase } from "./index.js";
 // A backup restored elsewhere reads back what was written: on the server (pg_dump / pg_restore) or
 // the embedded database (its data folder archived while no server holds it).
 describe("backup and restore", () => {
-  test("a patient written before the backup reads back from the restored database", async () => {
+  test("a patient and their result written before the backup read back from the restored database", async () => {
     const work = mkdtempSync(join(tmpdir(), "core-care-backup-"));
     const serverUrl = inject("dbKind") === "postgres" ? inject("databaseUrl") : undefined;
     const made: string[] = [];
@@ -43,6 +43,17 @@ describe("backup and restore", () => {
       });
       expect(created.statusCode).toBe(201);
       const patient = created.json<Patient>();
+      const saved = await s.inject({
+        method: "POST",
+        url: "/api/surveyresults",
+        payload: {
+          clientRequestId: `req-${objectId()}`,
+          surveyId: CORE_CARE_WELLNESS_EXAM_ID,
+          patientId: patient.id,
+          answers: {},
+        },
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
       await t.close();
       await database.close();
 
@@ -58,6 +69,19 @@ describe("backup and restore", () => {
         const read = await session.inject({ method: "GET", url: `/api/patients/${patient.id}` });
         expect(read.statusCode).toBe(200);
         expect(read.json<Patient>()).toMatchObject({ mrn, firstName: "Bea", lastName: "Kup" });
+        // The result's copy of its patient came back, and the triggers that keep it (migration 0014).
+        const names = async () =>
+          (await session.inject({ method: "GET", url: "/api/surveyresults?duration=5" }))
+            .json<{ items: SurveyResultListItem[] }>()
+            .items.map((item) => `${item.patientName} ${item.patientMrn}`);
+        expect(await names()).toEqual([`Bea Kup ${mrn}`]);
+        const renamed = await session.inject({
+          method: "PUT",
+          url: `/api/patients/${patient.id}`,
+          payload: { ...read.json<Patient>(), id: undefined, lastName: "Kupfer" },
+        });
+        expect(renamed.statusCode, renamed.body).toBe(200);
+        expect(await names()).toEqual([`Bea Kupfer ${mrn}`]);
       } finally {
         await again.close();
         await restored.close();

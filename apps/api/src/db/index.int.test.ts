@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import { createTestDatabase } from "../../test/helpers.js";
 import { PatientListQuerySchema, SurveyResultListQuerySchema } from "@core-care/schema";
 import { listPatients } from "../services/patients.js";
-import { listResults } from "../services/survey-results.js";
+import { listResultsJson } from "../services/survey-results.js";
 import { rowsOf, type Execute } from "./index.js";
 
 describe("openDatabase", () => {
@@ -69,7 +69,7 @@ if (inject("dbKind") === "postgres") {
       try {
         const openBefore = database.poolState().total;
         for (const duration of ["5", "1", "0", "5"] as const)
-          await listResults(
+          await listResultsJson(
             database.db,
             "t-plans",
             SurveyResultListQuerySchema.parse({ duration }),
@@ -101,7 +101,7 @@ if (inject("dbKind") === "postgres") {
         // The pool's state (the metrics' connections) counts the list reads' connection with the rest.
         expect(database.poolState().total).toBe(openBefore + 1);
         // The other statements keep PostgreSQL's own choice: custom plans for the first executions.
-        await listResults(
+        await listResultsJson(
           database.db,
           "t-plans",
           SurveyResultListQuerySchema.parse({ duration: "5" }),

@@ -298,16 +298,29 @@ export const surveyResults = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     deletedAt: ts("deleted_at"),
+    /**
+     * The patient as the lists show them, copied from `patients` by triggers (migration 0014) and never
+     * written by the API: set from the patient as a result is saved or moved, and rewritten on every
+     * result of a patient whose name, MRN, date of birth or removal changes, in the same transaction.
+     * A list page, its count, its export and a report then read `survey_results` alone instead of
+     * looking up each row's patient. Null while no patient of that id exists.
+     */
+    patientFirstName: text("patient_first_name"),
+    patientLastName: text("patient_last_name"),
+    patientMrn: text("patient_mrn"),
+    patientDob: date("patient_dob", { mode: "string" }),
+    /** Whether the result's patient is removed: their results go from lists and reads with them. */
+    patientRemoved: boolean("patient_removed").notNull().default(false),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex("survey_results_client_request_key").on(t.tenantId, t.clientRequestId),
     // The list's keyset (created_at, id) after each filter it offers, tenant first. Every list and report
-    // reads live results only; with the patient's id as well, the capped count of a list walks this
-    // index alone (an index-only scan) and probes the removed patients with what it holds.
+    // reads live results of live patients only, and the capped count of a list walks this index alone
+    // (an index-only scan).
     index("survey_results_live_idx")
-      .on(t.tenantId, t.createdAt, t.id, t.patientId)
-      .where(sql`${t.deletedAt} is null`),
+      .on(t.tenantId, t.createdAt, t.id)
+      .where(sql`${t.deletedAt} is null and not ${t.patientRemoved}`),
     index("survey_results_patient_idx").on(t.tenantId, t.patientId, t.createdAt, t.id),
     index("survey_results_survey_idx").on(t.tenantId, t.surveyId, t.createdAt, t.id),
   ],

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { PatientListQuery, SurveyResultListQuery } from "@core-care/schema";
 import type { Db } from "../db/index.js";
 import { patients, surveyResults, surveyVersions } from "../db/schema.js";
-import { resultPatient, resultSurveyVersion } from "../db/joins.js";
+import { resultSurveyVersion } from "../db/joins.js";
 import { resultListFilters } from "./survey-results.js";
 import { patientSearch } from "./patient-search.js";
 import { patientColumns } from "./patients.js";
@@ -51,7 +51,7 @@ export async function* resultsForExport(
   options: { pageSize?: number; now?: Date } = {},
 ): AsyncGenerator<ResultExportRow[]> {
   const pageSize = options.pageSize ?? EXPORT_PAGE_SIZE;
-  const filters = resultListFilters(tenantId, query, options.now ?? new Date(), "joined");
+  const filters = resultListFilters(tenantId, query, options.now ?? new Date());
   // created_at stays PostgreSQL's own text in the cursor: a Date would drop its microseconds.
   let cursor: { at: string; id: string } | null = null;
   let sent = 0;
@@ -65,14 +65,13 @@ export async function* resultsForExport(
         createdAt: surveyResults.createdAt,
         updatedAt: surveyResults.updatedAt,
         patientId: surveyResults.patientId,
-        firstName: patients.firstName,
-        lastName: patients.lastName,
-        mrn: patients.mrn,
-        dob: patients.dob,
+        firstName: surveyResults.patientFirstName,
+        lastName: surveyResults.patientLastName,
+        mrn: surveyResults.patientMrn,
+        dob: surveyResults.patientDob,
         at: sql<string>`${surveyResults.createdAt}::text`,
       })
       .from(surveyResults)
-      .leftJoin(patients, resultPatient)
       .leftJoin(surveyVersions, resultSurveyVersion)
       .where(
         and(

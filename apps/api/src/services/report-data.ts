@@ -12,8 +12,7 @@ import {
   type SurveyResult,
 } from "@core-care/schema";
 import type { Db } from "../db/index.js";
-import { patients, surveyResults, surveyVersions } from "../db/schema.js";
-import { resultPatient } from "../db/joins.js";
+import { surveyResults, surveyVersions } from "../db/schema.js";
 import { patientNotRemoved } from "./survey-results.js";
 
 /** Results read per statement: one page is all the stream holds in memory at a time. */
@@ -86,8 +85,8 @@ export async function* reportPages(
         surveyTenantId: surveyResults.surveyTenantId,
         surveyVersion: surveyResults.surveyVersion,
         patientId: surveyResults.patientId,
-        firstName: patients.firstName,
-        lastName: patients.lastName,
+        firstName: surveyResults.patientFirstName,
+        lastName: surveyResults.patientLastName,
         isSubmitted: surveyResults.isSubmitted,
         createdAt: surveyResults.createdAt,
         updatedAt: surveyResults.updatedAt,
@@ -95,7 +94,6 @@ export async function* reportPages(
         at: sql<string>`${surveyResults.createdAt}::text`,
       })
       .from(surveyResults)
-      .leftJoin(patients, resultPatient)
       .where(
         and(
           eq(surveyResults.tenantId, tenantId),

@@ -20,11 +20,12 @@ import { Batcher } from "../../services/batcher.js";
 import { assertAnswersAllowed } from "../../services/answer-check.js";
 import { saveResults, type ResultSave, type SaveAnswer } from "../../services/result-saves.js";
 import { mailSafetyAlerts } from "../../services/safety-alerts.js";
+import { sendJsonText } from "../../serializer.js";
 import {
   deleteResult,
   getResult,
   listRemovedResults,
-  listResults,
+  listResultsJson,
   restoreResult,
 } from "../../services/survey-results.js";
 
@@ -110,8 +111,8 @@ const surveyResultsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: pagedListOf(SurveyResultListItemSchema) },
       },
     },
-    async (request) => {
-      const page = await listResults(
+    async (request, reply) => {
+      const page = await listResultsJson(
         app.db,
         authOf(request).tenantId,
         request.query,
@@ -123,7 +124,7 @@ const surveyResultsRoutes: FastifyPluginAsyncZod = async (app) => {
         app.cappedLists,
       );
       await request.audit("list", "survey-result");
-      return page;
+      return sendJsonText(reply, page);
     },
   );
 
