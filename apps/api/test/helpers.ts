@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
-import { objectId } from "@core-care/survey-engine";
+import { CORE_CARE_WELLNESS_EXAM_ID, objectId } from "@core-care/survey-engine";
 import { Role, type Me, type Patient, type TenantSettings } from "@core-care/schema";
 import { buildApp, type BuildAppOptions } from "../src/app.js";
 import type { Config } from "../src/config.js";
@@ -271,6 +271,31 @@ export async function postPatient(
     throw new Error(`saving patient ${fields.mrn} failed: ${response.statusCode} ${response.body}`);
   }
   return response.json<Patient>();
+}
+
+/**
+ * A new result of the Core Care Wellness Exam for the patient, saved by the session through POST
+ * /api/surveyresults (not submitted, no answers unless given); answers its id, throws unless 200.
+ */
+export async function postResult(
+  session: Session,
+  patientId: string,
+  answers: Record<string, unknown> = {},
+): Promise<string> {
+  const response = await session.inject({
+    method: "POST",
+    url: "/api/surveyresults",
+    payload: {
+      clientRequestId: `req-${objectId()}`,
+      surveyId: CORE_CARE_WELLNESS_EXAM_ID,
+      patientId,
+      answers,
+    },
+  });
+  if (response.statusCode !== 200) {
+    throw new Error(`saving a result failed: ${response.statusCode} ${response.body}`);
+  }
+  return response.json<{ id: string }>().id;
 }
 
 /** The field names of a 400 answer, in order. */

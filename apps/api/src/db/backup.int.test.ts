@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { describe, expect, inject, test } from "vitest";
-import { CORE_CARE_WELLNESS_EXAM_ID, objectId } from "@core-care/survey-engine";
+import { objectId } from "@core-care/survey-engine";
 import type { Patient, SurveyResultListItem } from "@core-care/schema";
-import { createTestApp, login } from "../../test/helpers.js";
+import { createTestApp, login, postResult } from "../../test/helpers.js";
 import { backupDatabase, restoreDatabase, type BackupSource } from "./backup.js";
 import { openDatabase } from "./index.js";
 
@@ -43,17 +43,7 @@ describe("backup and restore", () => {
       });
       expect(created.statusCode).toBe(201);
       const patient = created.json<Patient>();
-      const saved = await s.inject({
-        method: "POST",
-        url: "/api/surveyresults",
-        payload: {
-          clientRequestId: `req-${objectId()}`,
-          surveyId: CORE_CARE_WELLNESS_EXAM_ID,
-          patientId: patient.id,
-          answers: {},
-        },
-      });
-      expect(saved.statusCode, saved.body).toBe(200);
+      await postResult(s, patient.id);
       await t.close();
       await database.close();
 

@@ -3,7 +3,14 @@ import { and, eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { CORE_CARE_WELLNESS_EXAM_ID, objectId } from "@core-care/survey-engine";
 import type { SurveyResult, SurveyResultListItem } from "@core-care/schema";
-import { createTestApp, login, postPatient, type Session, type TestApp } from "../../../test/helpers.js";
+import {
+  createTestApp,
+  login,
+  postPatient,
+  postResult,
+  type Session,
+  type TestApp,
+} from "../../../test/helpers.js";
 import { rowsOf } from "../../db/index.js";
 import { patients, surveyResults } from "../../db/schema.js";
 
@@ -32,21 +39,6 @@ async function clinic() {
     sex: "F",
   });
   return { u, s, patient };
-}
-
-async function saveResult(s: Session, patientId: string): Promise<string> {
-  const res = await s.inject({
-    method: "POST",
-    url: "/api/surveyresults",
-    payload: {
-      clientRequestId: `req-${objectId()}`,
-      surveyId: CORE_CARE_WELLNESS_EXAM_ID,
-      patientId,
-      answers: {},
-    },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json<{ id: string }>().id;
 }
 
 /** The list's rows of these results as a clinic sees them, in every shape of the list that shows them. */
@@ -87,7 +79,7 @@ const everywhere = (rows: number, patient: Record<string, string>) => {
 describe("a result shows its patient as the patient is now", () => {
   test("a patient's edit shows on each of their results in the list, a result, the CSV export and a report", async () => {
     const { s, patient } = await clinic();
-    const ids = [await saveResult(s, patient.id), await saveResult(s, patient.id)];
+    const ids = [await postResult(s, patient.id), await postResult(s, patient.id)];
     const before = { firstName: "Nora", lastName: "Nash", mrn: patient.mrn, dob: "1941-02-03" };
     expect(await shown(s, ids, patient.id)).toEqual(everywhere(2, before)(patient.id));
 
@@ -127,7 +119,7 @@ describe("a result shows its patient as the patient is now", () => {
 
   test("a removed patient's results leave the list, the export and a single read, and come back on restore", async () => {
     const { u, s, patient } = await clinic();
-    const id = await saveResult(s, patient.id);
+    const id = await postResult(s, patient.id);
     expect((await s.inject({ method: "DELETE", url: `/api/patients/${patient.id}` })).statusCode).toBe(204);
     const [row] = await t.db
       .select({ removed: surveyResults.patientRemoved })
@@ -209,7 +201,7 @@ describe("a result shows its patient as the patient is now", () => {
       dob: "0044-03-15",
       sex: "U",
     });
-    const id = await saveResult(s, patientId);
+    const id = await postResult(s, patientId);
     expect(await shown(s, [id], patientId)).toEqual(
       everywhere(1, { firstName: hard.first, lastName: "", mrn: hard.mrn, dob: "0044-03-15" })(patientId),
     );
@@ -226,7 +218,7 @@ describe("a result shows its patient as the patient is now", () => {
       dob: "1939-09-09",
       sex: "M",
     });
-    const id = await saveResult(s, patient.id);
+    const id = await postResult(s, patient.id);
     const mine = and(eq(surveyResults.tenantId, u.tenantId), eq(surveyResults.id, id));
     await t.db.update(surveyResults).set({ patientId: other.id }).where(mine);
     const copy = () =>
@@ -257,7 +249,7 @@ describe("a result shows its patient as the patient is now", () => {
   test("another practice's patient of the same id is never copied onto a result", async () => {
     const a = await clinic();
     const b = await clinic();
-    const id = await saveResult(a.s, a.patient.id);
+    const id = await postResult(a.s, a.patient.id);
     // Practice B's patient takes the same id as A's (ids are per practice); A's result keeps A's patient.
     await t.db
       .update(patients)
