@@ -190,7 +190,7 @@ export default fp<{ config: Config }>(
     app.decorateRequest("spentLink", null);
     app.decorateRequest("credential", null);
     app.decorateRequest("presentedToken", false);
-    const auditWriter = new AuditWriter(app.db);
+    const auditWriter = new AuditWriter(app.database.execute);
     app.decorateRequest("audit", async function (this: FastifyRequest, action, entity, entityId, details) {
       const actor = actorOf(this);
       if (actor === null) return;

@@ -13,7 +13,7 @@ import {
   type TestApp,
   type TestTenant,
 } from "../../test/helpers.js";
-import { NO_TENANT } from "./audit.js";
+import { AuditWriter, NO_TENANT } from "./audit.js";
 import { createInterface } from "./interfaces.js";
 import { createPatient } from "./patients.js";
 import { saveResult } from "./result-saves.js";
@@ -395,5 +395,49 @@ describe("reads, downloads and exports of PHI", () => {
     );
     expect(invitation).toHaveLength(1);
     expect(JSON.stringify(invitation)).not.toContain("audrey@");
+  });
+});
+
+describe("events written together", () => {
+  test("events arriving at once share one statement and each keeps every field as given", async () => {
+    const admin = await t.createTestTenant({ role: "admin" });
+    const writer = new AuditWriter(t.database.execute);
+    // What an array literal would break on: quotes, backslashes, braces, commas, the word NULL, empty text.
+    const awkward = ['say "hi"', "back\\slash", "{brace}", "a,b", "NULL", "", "Zoë 漢字"];
+    const entries = Array.from({ length: 40 }, (_, i) => ({
+      tenantId: admin.tenantId,
+      userId: i % 3 === 0 ? null : admin.userId,
+      action: "list" as const,
+      entity: `batch-${awkward[i % awkward.length]}`,
+      entityId: i % 2 === 0 ? null : `id-${i}-${awkward[i % awkward.length]}`,
+      ip: i % 5 === 0 ? null : `10.0.0.${i}`,
+      details:
+        i % 4 === 0
+          ? undefined
+          : { n: i, text: awkward[i % awkward.length], nested: { list: [1, "two", null] } },
+    }));
+    await Promise.all(entries.map((entry) => writer.write(entry)));
+    const rows = await eventsOf(admin.tenantId, "list");
+    const written = rows.filter((row) => row.entity.startsWith("batch-"));
+    expect(written).toHaveLength(entries.length);
+    // All arrived before the first run started: one statement, so one statement time.
+    expect(new Set(written.map((row) => row.at.getTime())).size).toBe(1);
+    expect(new Set(written.map((row) => row.id)).size).toBe(entries.length);
+    const key = (row: {
+      entity: string;
+      entityId: string | null | undefined;
+      ip: string | null | undefined;
+    }) => `${row.entity}|${row.entityId ?? "-"}|${row.ip ?? "-"}`;
+    const byKey = new Map(written.map((row) => [key(row), row]));
+    for (const entry of entries) {
+      const row = byKey.get(key(entry));
+      expect(row, key(entry)).toBeDefined();
+      expect(row).toMatchObject({
+        userId: entry.userId,
+        entityId: entry.entityId,
+        ip: entry.ip,
+        details: entry.details ?? null,
+      });
+    }
   });
 });
