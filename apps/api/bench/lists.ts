@@ -3,9 +3,9 @@
  * data set in a fresh database (BENCH_RESULTS results of one practice, 1% of them today and the rest
  * over 400 days, BENCH_PATIENTS patients, plus a second practice), starts the API as its own process,
  * and measures each list at 1 and 20 clients (autocannon, signed in) beside the same statements
- * replayed on a plain `pg` pool by as many clients, prepared once per connection where the API
- * prepares its own (the lists without a search, on connections set as the API's list reads are; a
- * search on connections set as the API's searches are), as the API sends them once warm (a list known
+ * replayed on a plain `pg` pool by as many clients, prepared once per connection as the API prepares
+ * its own (a list on connections set as the API's list reads are, a search on connections set as the
+ * API's searches are), as the API sends them once warm (a list known
  * to be longer than the capped count is not counted again): the floor. Then a streamed batch upload of
  * BENCH_BATCH_ROWS rows beside plain multi-row INSERTs of the same rows, and the API process's peak
  * memory (RSS) throughout.
@@ -377,7 +377,6 @@ async function floor(
   pool: pg.Pool,
   statements: Statement[],
   clients: number,
-  prepared: boolean,
   apiPid: number,
 ): Promise<Latency> {
   const times: number[] = [];
@@ -386,10 +385,10 @@ async function floor(
     try {
       while (performance.now() < until) {
         const start = performance.now();
-        // Prepared where the API prepares its own (the lists without a search), on connections set as
-        // the API's list reads are: planned once per connection; read as arrays where the API reads so.
+        // Prepared as the API prepares its own, on connections set as the API's list reads or searches
+        // are: planned once per connection; read as arrays where the API reads so.
         for (const { rowMode, ...s } of statements) {
-          const statement = prepared ? { name: `floor-${digest(s.text)}`, ...s } : s;
+          const statement = { name: `floor-${digest(s.text)}`, ...s };
           await (rowMode === "array" ? client.query({ ...statement, rowMode }) : client.query(statement));
         }
         if (keep) times.push(performance.now() - start);
@@ -478,7 +477,6 @@ const warmStatementsOf = async (
 const cases: {
   name: string;
   path: string;
-  prepared: boolean;
   pool: pg.Pool;
   statements: () => Promise<Statement[]>;
 }[] = [
@@ -493,7 +491,6 @@ const cases: {
   ).map(([label, query]) => ({
     name: label,
     path: `/api/surveyresults?${new URLSearchParams(query).toString()}`,
-    prepared: true,
     pool: plainList,
     statements: () =>
       warmStatementsOf((db, capped, execute) =>
@@ -512,14 +509,13 @@ const cases: {
   ).map(([label, query]) => ({
     name: label,
     path: `/api/patients?${new URLSearchParams(query).toString()}`,
-    prepared: !("q" in query),
     pool: "q" in query ? plainSearch : plainList,
     // As the API sends them once warm: a search on a connection already set for searches, the list
     // without one not counted again once known to be longer than the capped count.
     statements: () =>
-      warmStatementsOf((db, capped) =>
+      warmStatementsOf((db, capped, execute) =>
         listPatients(db, TENANT, PatientListQuerySchema.parse(query), {
-          searchReads: (work) => work(db),
+          searchReads: (work) => work(db, execute),
           capped,
         }),
       ),
@@ -541,7 +537,7 @@ try {
     const row: Record<string, string | number> = { list: c.name };
     for (const clients of [1, 20]) {
       const a = await viaApi(`${api.base}${c.path}`, headers, clients, api.child.pid!);
-      const f = await floor(c.pool, statements, clients, c.prepared, api.child.pid!);
+      const f = await floor(c.pool, statements, clients, api.child.pid!);
       row[`api ${clients}c p50/p99`] = `${a.p50} / ${a.p99}`;
       row[`floor ${clients}c p50/p99`] = `${f.p50} / ${f.p99}`;
       row[`p99 ratio ${clients}c`] = f.p99 > 0 ? Math.round((a.p99 / f.p99) * 10) / 10 : "-";

@@ -76,9 +76,10 @@ export interface Database {
    * Runs a patient search's reads with plain index scans and sequential scans off, which leaves bitmap
    * scans: the trigram index, or a B-tree index for a birth date (services/patients.ts says why). On a
    * server, on connections of their own opened with those settings (see SEARCH_READ_OPTIONS), so a
-   * search is one round trip; on PGlite, in a transaction that sets them.
+   * search is one round trip; on PGlite, in a transaction that sets them. `work` is given the database
+   * and a way to run raw statements there: on a server as prepared statements of those connections.
    */
-  searchReads: <T>(work: (db: DbOrTx) => Promise<T>) => Promise<T>;
+  searchReads: <T>(work: (db: DbOrTx, execute: Execute) => Promise<T>) => Promise<T>;
   /** Subscribes to NOTIFY on a channel; see `Subscriber` for what it reports. */
   listen(channel: string, subscriber: Subscriber): Promise<Unlisten>;
   /**
@@ -256,12 +257,12 @@ export const SEARCH_READ_OPTIONS = "-c enable_seqscan=off -c enable_indexscan=of
 
 /** `searchReads` where the settings are set for each search: in a transaction of its own. */
 export function searchInTransaction(db: Db) {
-  return <T>(work: (db: DbOrTx) => Promise<T>): Promise<T> =>
+  return <T>(work: (db: DbOrTx, execute: Execute) => Promise<T>): Promise<T> =>
     db.transaction(async (tx) => {
       await tx.execute(
         sql`select set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true)`,
       );
-      return work(tx);
+      return work(tx, executeOn(tx));
     });
 }
 
@@ -286,13 +287,14 @@ async function openServer(url: string, options: OpenDatabaseOptions): Promise<Da
   const listPool = poolOf(Math.max(2, Math.ceil(poolSize / 2)), LIST_READ_OPTIONS);
   const searchPool = poolOf(Math.max(2, Math.ceil(poolSize / 4)), SEARCH_READ_OPTIONS);
   const searchDb = drizzlePg(searchPool, { schema });
+  const executeSearch = preparedOn(searchPool);
   const listeners = new Set<Unlisten>();
   return {
     db,
     kind: "postgres",
     execute: preparedOn(pool),
     executeList: preparedOn(listPool),
-    searchReads: (work) => work(searchDb),
+    searchReads: (work) => work(searchDb, executeSearch),
     exclusive: (work) => underAdvisoryLock(pool, () => work()),
     // The connections this process holds on the server, the list reads' and searches' with the rest.
     poolState: () => {

@@ -1,7 +1,7 @@
-import { count, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { count, sql, type SQL } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import { TOTAL_CAP } from "@core-care/schema";
-import { rowsOf, type DbOrTx } from "../db/index.js";
+import type { DbOrTx } from "../db/index.js";
 import { fieldError } from "../errors.js";
 
 /**
@@ -57,14 +57,6 @@ export function cappedCount(table: PgTable, where: SQL | undefined): SQL.Aliased
 /** `{ total, totalCapped }` of a count made by {@link cappedCount} or {@link cappedTotal}. */
 export function cappedOf(n: number): { total: number; totalCapped: boolean } {
   return n > TOTAL_CAP ? { total: TOTAL_CAP, totalCapped: true } : { total: n, totalCapped: false };
-}
-
-/**
- * The rows of a built select as PostgreSQL names its columns (aliases for expressions), with dates as
- * text, skipping Drizzle's mapping of each field of each row: a list page maps 200 rows itself.
- */
-export async function rawRows<R>(db: DbOrTx, query: SQLWrapper): Promise<R[]> {
-  return rowsOf<R>(await db.execute(query.getSQL()));
 }
 
 /**

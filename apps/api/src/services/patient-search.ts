@@ -1,4 +1,4 @@
-import { and, eq, like, or, type SQL } from "drizzle-orm";
+import { and, eq, like, or, sql, type SQL } from "drizzle-orm";
 import { patients } from "../db/schema.js";
 import { fold } from "../db/fold.js";
 
@@ -73,3 +73,30 @@ export const patientSearch = (q: string | undefined): SQL | undefined => {
   const conditions = patientSearchConditions(q);
   return conditions.length === 0 ? undefined : and(...conditions);
 };
+
+/**
+ * The search's conditions with a placeholder for each word and date, built once per shape of the
+ * search (how many dates, how many words and how many ways of writing each), and the values of this
+ * search's placeholders; undefined for an empty search.
+ */
+export function patientSearchShape(
+  q: string | undefined,
+): { shape: string; conditions: () => SQL; values: Record<string, string> } | undefined {
+  if (q === undefined || q.trim() === "") return undefined;
+  const { words, dates } = parsePatientQuery(q);
+  if (words.length === 0 && dates.length === 0) return undefined;
+  const values: Record<string, string> = {};
+  dates.forEach((date, i) => (values[`d${i}`] = date));
+  words.forEach((alternatives, i) => alternatives.forEach((w, j) => (values[`w${i}_${j}`] = contains(w))));
+  return {
+    shape: `${dates.length}:${words.map((alternatives) => alternatives.length).join(",")}`,
+    conditions: () =>
+      and(
+        ...dates.map((_, i) => eq(patients.dob, sql`${sql.placeholder(`d${i}`)}::date`)),
+        ...words.map((alternatives, i) =>
+          or(...alternatives.map((_, j) => like(patients.searchText, sql.placeholder(`w${i}_${j}`))))!,
+        ),
+      )!,
+    values,
+  };
+}

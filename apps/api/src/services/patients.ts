@@ -23,10 +23,10 @@ import { locations, patients, patientSurveys } from "../db/schema.js";
 import { conflict, fieldError, notFound } from "../errors.js";
 import { isUniqueViolation } from "../db/errors.js";
 import { findReadableSurveyRef } from "./documents.js";
-import { after, cappedCount, cappedOf, decodeCursor, pageOf, rawRows, totalOfPage } from "./keyset.js";
+import { after, cappedCount, cappedOf, decodeCursor, pageOf, totalOfPage } from "./keyset.js";
 import type { CappedLists } from "./capped-lists.js";
 import { StatementShapes } from "../db/shapes.js";
-import { patientSearch } from "./patient-search.js";
+import { patientSearch, patientSearchShape } from "./patient-search.js";
 
 /** The columns a patient is answered with: no timestamps to parse, nor the search text. */
 export const patientColumns = {
@@ -124,6 +124,9 @@ const live = (tenantId: string | Placeholder) =>
 /** The patients list's statement (without a search) in each of its shapes, built once (db/shapes.ts). */
 const PATIENT_PAGES = new StatementShapes();
 
+/** A patient search's statement in each of its shapes (the search's, the sort's and the paging's). */
+const SEARCH_PAGES = new StatementShapes();
+
 type SortKey = PatientListQuery["sort"];
 
 /** Each sort's keyset, all columns in the same direction, ending in the id (one index each, tenant first). */
@@ -174,7 +177,7 @@ export async function listPatients(
   reads: PatientListReads = {},
 ): Promise<PagedList<Patient>> {
   const { execute = executeOn(db), searchReads = searchInTransaction(db), capped } = reads;
-  const search = patientSearch(query.q);
+  const searched = patientSearchShape(query.q);
   const keyset = KEYSETS[query.sort];
   const cursor =
     query.cursor === undefined
@@ -186,16 +189,14 @@ export async function listPatients(
   // Reading backwards flips the order; the page is put back in the list's order by pageOf.
   const ascending = (query.order === "asc") !== backwards;
   const order = ascending ? asc : desc;
-  /** The keyset's condition and order on the table's columns, or on a WITH query's by their names. */
-  const keyOf = (column: AnyPgColumn, named: boolean) =>
-    named ? sql`${sql.identifier(column.name)}` : sql`${column}`;
-  const keysetAfter = (key: readonly unknown[], named: boolean) =>
+  /** The keyset's condition and order on the table's columns. */
+  const keysetAfter = (key: readonly unknown[]) =>
     after(
-      keyset.map((k) => keyOf(k.column, named)),
+      keyset.map((k) => sql`${k.column}`),
       keyset.map((k, i) => (k.cast === "date" ? sql`${key[i]}::date` : sql`${key[i]}`)),
       ascending,
     );
-  const keysetOrder = (named: boolean) => keyset.map((k) => order(keyOf(k.column, named)));
+  const keysetOrder = () => keyset.map((k) => order(k.column));
   const offset = cursor === undefined && query.page > 1 ? (query.page - 1) * query.limit : 0;
   /** The list without a search: walked in index order, the capped count beside it unless known. */
   const readAll = async () => {
@@ -219,8 +220,8 @@ export async function listPatients(
           ...(shape.counted ? { cappedTotal: cappedCount(patients, listed) } : {}),
         })
         .from(patients)
-        .where(shape.cursor ? and(listed, keysetAfter(key, false)) : listed)
-        .orderBy(...keysetOrder(false))
+        .where(shape.cursor ? and(listed, keysetAfter(key)) : listed)
+        .orderBy(...keysetOrder())
         .limit(sql.placeholder("limit"))
         .$dynamic();
       // No OFFSET at all unless asked for: a generic plan cannot know an OFFSET parameter is 0.
@@ -238,27 +239,61 @@ export async function listPatients(
     return { rows: raw.map(fromRaw), ...counted };
   };
   /**
-   * A search reads its matches once, into a WITH query: sorting needs them all anyway, so the page and
-   * the total come from the same scan.
+   * A search reads the keys of its matches once, into a WITH query: the page's keys and the total come
+   * from the same scan, and only the page's rows are read whole. (Holding whole rows there cost
+   * PostgreSQL twice the CPU for "smith" at 50,000 patients: docs/scaling.md.) Built once per shape of
+   * the search, so that a search costs neither building nor, on a server, planning each time.
    */
-  const readFound = async (tx: DbOrTx) => {
-    const where = and(live(tenantId), search);
-    const found = tx.$with("found").as(tx.select(patientColumns).from(patients).where(where));
-    const page = tx
-      .with(found)
-      .select({
-        ...found._.selectedFields,
-        cappedTotal: sql<number>`(select least(count(*), ${TOTAL_CAP + 1})::int from ${found})`.as(
-          "capped_total",
-        ),
-      })
-      .from(found)
-      .where(cursor === undefined ? undefined : keysetAfter(cursor.key, true))
-      .orderBy(...keysetOrder(true))
-      .limit(query.limit + 1)
-      .offset(offset);
-    const raw = await rawRows<RawPatientRow>(tx, page);
-    return { rows: raw.map(fromRaw), ...(await totalOfPage(tx, raw, patients, () => where)) };
+  const readFound = async (tx: DbOrTx, run: Execute, found: NonNullable<typeof searched>) => {
+    const shape = {
+      search: found.shape,
+      sort: query.sort,
+      ascending,
+      cursor: cursor !== undefined,
+      offset: offset > 0,
+    };
+    const build = () => {
+      const keys = sql.join(
+        keyset.map((k) => sql`${k.column}`),
+        sql`, `,
+      );
+      const named = (prefix: string) =>
+        keyset.map((k) => sql`${sql.identifier(prefix)}.${sql.identifier(k.column.name)}`);
+      const key = keyset.map((k, i) =>
+        k.cast === "date" ? sql`${sql.placeholder(`key${i}`)}::date` : sql`${sql.placeholder(`key${i}`)}`,
+      );
+      const direction = ascending ? sql`asc` : sql`desc`;
+      const pageOrder = sql.join(
+        named("found").map((column) => sql`${column} ${direction}`),
+        sql`, `,
+      );
+      return sql`with found as (
+          select ${keys} from ${patients}
+          where ${and(live(sql.placeholder("tenantId")), found.conditions())}
+        ), page as (
+          select ${sql.join(named("found"), sql`, `)} from found
+          ${shape.cursor ? sql`where ${after(named("found"), key, ascending)}` : sql``}
+          order by ${pageOrder}
+          limit ${sql.placeholder("limit")}
+          ${shape.offset ? sql`offset ${sql.placeholder("offset")}` : sql``}
+        )
+        select ${patients.id}, ${patients.mrn}, ${patients.firstName}, ${patients.lastName},
+          ${patients.dob}::text as dob, ${patients.sex}, ${patients.email}, ${patients.phone},
+          ${patients.address}, ${patients.ethnicity}, ${patients.race}, ${patients.locationId},
+          ${patients.preferredLanguage},
+          (select least(count(*), ${sql.raw(String(TOTAL_CAP + 1))})::int from found) as capped_total
+        from page join ${patients}
+          on ${patients.tenantId} = ${sql.placeholder("tenantId")} and ${patients.id} = page.id
+        order by ${sql.join(keysetOrder(), sql`, `)}`;
+    };
+    const values: Record<string, unknown> = { ...found.values, tenantId, limit: query.limit + 1, offset };
+    cursor?.key.forEach((part, i) => (values[`key${i}`] = part));
+    const statement = SEARCH_PAGES.of(JSON.stringify(shape), build, values);
+    const raw = rowsOf<RawPatientRow>(await run("patients-search#", statement));
+    return {
+      rows: raw.map(fromRaw),
+      ...(await totalOfPage(tx, raw, patients, () => and(live(tenantId), patientSearch(query.q)))),
+    };
   };
   // PostgreSQL prices the trigram index's bitmap scan above walking the tenant's patients in name
   // order (or scanning them), and picks the walk: 60-100 ms for "smith" at 50,000 patients against
@@ -266,7 +301,9 @@ export async function listPatients(
   // sequential scans off (`searchReads`), which leaves bitmap scans: the trigram index, or a B-tree
   // index for a birth date.
   const { rows, total, totalCapped } =
-    search === undefined ? await readAll() : await searchReads((reader) => readFound(reader));
+    searched === undefined
+      ? await readAll()
+      : await searchReads((reader, run) => readFound(reader, run, searched));
   const { items, nextCursor, prevCursor } = pageOf(
     rows,
     query.limit,

@@ -128,6 +128,27 @@ describe("GET /api/patients?q= (find a patient the way clinics search)", () => {
     expect(page.items.map((p) => p.lastName)).toEqual([lastName]);
   });
 
+  test("searches of one shape share a prepared statement, and each finds its own matches every time", async () => {
+    // Four rounds: past the five runs after which PostgreSQL may keep one plan for the statement.
+    const expected: [string, string[]][] = [
+      ["hobbs", ["Hobbs", "Hobbs"]],
+      ["smith", ["Smith"]],
+      ["nunez", ["Núñez"]],
+      ["angstrom", ["Ångström"]],
+      ["walter", ["Hobbs", "Smith"]],
+    ];
+    for (let round = 0; round < 4; round++) {
+      for (const [q, lastNames] of expected) {
+        const page = await list(s, { q });
+        expect(
+          page.items.map((p) => p.lastName),
+          `${q}, round ${round}`,
+        ).toEqual(lastNames);
+        expect(page.total).toBe(lastNames.length);
+      }
+    }
+  });
+
   test("the typeahead's five suggestions come sorted by last name", async () => {
     const page = await list(s, { q: "walter", limit: "5" });
     expect(page.items.map((p) => `${p.lastName}, ${p.firstName}`)).toEqual([
