@@ -58,14 +58,29 @@ export function parsePatientQuery(q: string): PatientQuery {
 /** Escapes LIKE wildcards so a search word matches literally. */
 const contains = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** The search's conditions on `patients` (none for an empty search), served by patients_search_idx. */
+/**
+ * A search's conditions on `patients`, served by patients_search_idx (and patients_dob_idx for a
+ * date): each date and each word's pattern given by `value`, as a parameter or a placeholder.
+ */
+function conditionsOf({ words, dates }: PatientQuery, value: (name: string, text: string) => unknown): SQL[] {
+  return [
+    ...dates.map((date, i) => eq(patients.dob, sql`${value(dateName(i), date)}::date`)),
+    ...words.map((alternatives, i) =>
+      or(
+        ...alternatives.map((w, j) => like(patients.searchText, sql`${value(wordName(i, j), contains(w))}`)),
+      )!,
+    ),
+  ];
+}
+
+/** The names of a search's placeholders: its dates', and each way of writing each word's. */
+const dateName = (i: number) => `d${i}`;
+const wordName = (i: number, j: number) => `w${i}_${j}`;
+
+/** The search's conditions on `patients` (none for an empty search). */
 export function patientSearchConditions(q: string | undefined): SQL[] {
   if (q === undefined || q.trim() === "") return [];
-  const { words, dates } = parsePatientQuery(q);
-  return [
-    ...dates.map((date) => eq(patients.dob, date)),
-    ...words.map((alternatives) => or(...alternatives.map((w) => like(patients.searchText, contains(w))))!),
-  ].filter((c): c is SQL => c !== undefined);
+  return conditionsOf(parsePatientQuery(q), (_, text) => text);
 }
 
 /** All of {@link patientSearchConditions} together, or undefined. */
@@ -83,20 +98,16 @@ export function patientSearchShape(
   q: string | undefined,
 ): { shape: string; conditions: () => SQL; values: Record<string, string> } | undefined {
   if (q === undefined || q.trim() === "") return undefined;
-  const { words, dates } = parsePatientQuery(q);
-  if (words.length === 0 && dates.length === 0) return undefined;
+  const query = parsePatientQuery(q);
+  if (query.words.length === 0 && query.dates.length === 0) return undefined;
   const values: Record<string, string> = {};
-  dates.forEach((date, i) => (values[`d${i}`] = date));
-  words.forEach((alternatives, i) => alternatives.forEach((w, j) => (values[`w${i}_${j}`] = contains(w))));
+  query.dates.forEach((date, i) => (values[dateName(i)] = date));
+  query.words.forEach((alternatives, i) =>
+    alternatives.forEach((w, j) => (values[wordName(i, j)] = contains(w))),
+  );
   return {
-    shape: `${dates.length}:${words.map((alternatives) => alternatives.length).join(",")}`,
-    conditions: () =>
-      and(
-        ...dates.map((_, i) => eq(patients.dob, sql`${sql.placeholder(`d${i}`)}::date`)),
-        ...words.map((alternatives, i) =>
-          or(...alternatives.map((_, j) => like(patients.searchText, sql.placeholder(`w${i}_${j}`))))!,
-        ),
-      )!,
+    shape: `${query.dates.length}:${query.words.map((alternatives) => alternatives.length).join(",")}`,
+    conditions: () => and(...conditionsOf(query, (name) => sql.placeholder(name)))!,
     values,
   };
 }
