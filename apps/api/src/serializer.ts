@@ -144,6 +144,24 @@ export function compileStrip(schema: z.ZodType): Strip {
 }
 
 /**
+ * Outside production: `value` must parse by the route's response schema, and the parse written as JSON
+ * must be exactly `text`, the answer about to be sent (`how` it was made, for the error).
+ */
+function holdToSchema(
+  schema: z.ZodType,
+  method: string,
+  url: string,
+  value: unknown,
+  text: string,
+  how: string,
+) {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new ResponseSerializationError(method, url, { cause: parsed.error });
+  if (JSON.stringify(parsed.data) !== text)
+    throw new Error(`the response of ${method} ${url} ${how} differs from its schema's parse of it`);
+}
+
+/**
  * Serialises responses with only the keys their zod schema names (no secret or internal column can
  * leak), by {@link compileStrip}. Outside production every response is also parsed by its schema, as the
  * serialiser did before, and must come out the same: the test suites hold every route's answers to
@@ -161,12 +179,7 @@ export const serializerCompiler: FastifySerializerCompiler<z.ZodType> = ({ schem
       throw new ResponseSerializationError(method, url, { cause: cause as z.ZodError });
     }
     const text = JSON.stringify(kept);
-    if (checked) {
-      const parsed = schema.safeParse(data);
-      if (!parsed.success) throw new ResponseSerializationError(method, url, { cause: parsed.error });
-      if (JSON.stringify(parsed.data) !== text)
-        throw new Error(`the response of ${method} ${url} kept by its schema differs from zod's parse of it`);
-    }
+    if (checked) holdToSchema(schema, method, url, data, text, "kept by its schema");
     return text;
   };
 };
@@ -185,12 +198,7 @@ export function sendJsonText(reply: FastifyReply, text: string): FastifyReply {
     const schema = responses?.[String(reply.statusCode)];
     if (schema === undefined)
       throw new Error(`${method} ${url} has no response schema for ${reply.statusCode}`);
-    const parsed = schema.safeParse(JSON.parse(text));
-    if (!parsed.success) throw new ResponseSerializationError(method, url, { cause: parsed.error });
-    if (JSON.stringify(parsed.data) !== text)
-      throw new Error(
-        `the response of ${method} ${url} written as JSON differs from its schema's parse of it`,
-      );
+    holdToSchema(schema, method, url, JSON.parse(text), text, "written as JSON");
   }
   return reply.type("application/json; charset=utf-8").send(text);
 }

@@ -298,6 +298,20 @@ export async function postResult(
   return response.json<{ id: string }>().id;
 }
 
+/**
+ * A new practice with one staff member signed in (a user unless `role` says otherwise) and one patient
+ * they saved through the API: the start of most tests of results.
+ */
+export async function signedInWithPatient(
+  t: TestApp,
+  patient: Parameters<typeof postPatient>[1],
+  options: { role?: TestRole; settings?: Partial<TenantSettings> } = {},
+): Promise<{ u: TestTenant; s: Session; patient: Patient }> {
+  const u = await t.createTestTenant({ role: options.role ?? "user", settings: options.settings ?? {} });
+  const s = await login(t.app, u.email);
+  return { u, s, patient: await postPatient(s, patient) };
+}
+
 /** The field names of a 400 answer, in order. */
 export function errorFields(response: LightMyRequestResponse): string[] {
   const body = response.json<{ responseStatus?: { errors?: { field: string }[] } }>();

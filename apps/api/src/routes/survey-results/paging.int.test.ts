@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
-import { CORE_CARE_WELLNESS_EXAM_ID, objectId } from "@core-care/survey-engine";
-import { TOTAL_CAP, type PagedList, type Patient, type SurveyResultListItem } from "@core-care/schema";
+import { objectId } from "@core-care/survey-engine";
+import { TOTAL_CAP, type PagedList, type SurveyResultListItem } from "@core-care/schema";
 import {
   createTestApp,
   errorFields,
   inspect,
-  login,
+  postResult,
+  signedInWithPatient,
   type Session,
   type TestApp,
 } from "../../../test/helpers.js";
@@ -27,26 +28,12 @@ type Page = PagedList<SurveyResultListItem>;
 
 /** A practice with one patient and one result saved through the API (the template of inserted rows). */
 async function clinic(role: "user" | "admin" = "user") {
-  const u = await t.createTestTenant({ role });
-  const s = await login(t.app, u.email);
-  const patient = (
-    await s.inject({
-      method: "POST",
-      url: "/api/patients",
-      payload: { mrn: "WH-1952", firstName: "Walter", lastName: "Hobbs", dob: "1952-11-02", sex: "M" },
-    })
-  ).json<Patient>();
-  const saved = await s.inject({
-    method: "POST",
-    url: "/api/surveyresults",
-    payload: {
-      clientRequestId: `req-${objectId()}`,
-      surveyId: CORE_CARE_WELLNESS_EXAM_ID,
-      patientId: patient.id,
-      answers: { a: 1 },
-    },
-  });
-  const { id } = saved.json<{ id: string }>();
+  const { u, s, patient } = await signedInWithPatient(
+    t,
+    { mrn: "WH-1952", firstName: "Walter", lastName: "Hobbs", dob: "1952-11-02", sex: "M" },
+    { role },
+  );
+  const id = await postResult(s, patient.id, { a: 1 });
   const [template] = await inspect(() =>
     t.db
       .select()

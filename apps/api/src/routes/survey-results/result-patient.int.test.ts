@@ -5,9 +5,9 @@ import { CORE_CARE_WELLNESS_EXAM_ID, objectId } from "@core-care/survey-engine";
 import type { SurveyResult, SurveyResultListItem } from "@core-care/schema";
 import {
   createTestApp,
-  login,
   postPatient,
   postResult,
+  signedInWithPatient,
   type Session,
   type TestApp,
 } from "../../../test/helpers.js";
@@ -28,18 +28,12 @@ afterAll(async () => {
   await t.close();
 });
 
-async function clinic() {
-  const u = await t.createTestTenant({ role: "admin" });
-  const s = await login(t.app, u.email);
-  const patient = await postPatient(s, {
-    mrn: `N-${objectId().slice(-6)}`,
-    firstName: "Nora",
-    lastName: "Nash",
-    dob: "1941-02-03",
-    sex: "F",
-  });
-  return { u, s, patient };
-}
+const clinic = () =>
+  signedInWithPatient(
+    t,
+    { mrn: `N-${objectId().slice(-6)}`, firstName: "Nora", lastName: "Nash", dob: "1941-02-03" },
+    { role: "admin" },
+  );
 
 /** The list's rows of these results as a clinic sees them, in every shape of the list that shows them. */
 async function shown(s: Session, ids: string[], patientId: string) {

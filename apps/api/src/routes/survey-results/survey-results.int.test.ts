@@ -13,6 +13,7 @@ import {
   errorFields,
   login,
   postPatient,
+  signedInWithPatient,
   type Session,
   type TestApp,
 } from "../../../test/helpers.js";
@@ -32,18 +33,12 @@ afterAll(async () => {
   await t.close();
 });
 
-async function clinic(role: "user" | "admin" = "user", settings: Partial<TenantSettings> = {}) {
-  const u = await t.createTestTenant({ role, settings });
-  const s = await login(t.app, u.email);
-  const patient = await postPatient(s, {
-    mrn: `R-${objectId().slice(-6)}`,
-    firstName: "Ruth",
-    lastName: "Bader",
-    dob: "1933-03-15",
-    sex: "F",
-  });
-  return { u, s, patient };
-}
+const clinic = (role: "user" | "admin" = "user", settings: Partial<TenantSettings> = {}) =>
+  signedInWithPatient(
+    t,
+    { mrn: `R-${objectId().slice(-6)}`, firstName: "Ruth", lastName: "Bader", dob: "1933-03-15" },
+    { role, settings },
+  );
 
 const save = (s: Session, payload: Record<string, unknown>) =>
   s.inject({ method: "POST", url: "/api/surveyresults", payload });
