@@ -1,3 +1,4 @@
+import type { FastifyReply } from "fastify";
 import fp from "fastify-plugin";
 import fastifyCookie from "@fastify/cookie";
 import fastifySession from "@fastify/session";
@@ -37,6 +38,30 @@ declare module "fastify" {
 /** Name of the session cookie (docs/api.md). */
 export const SESSION_COOKIE = "sid";
 
+/** Removes from the answer's Set-Cookie header the cookie `name` whose value is `value`. */
+function dropSetCookie(reply: FastifyReply, name: string, value: string): void {
+  const header = reply.getHeader("set-cookie");
+  if (header === undefined) return;
+  const cookies = Array.isArray(header) ? header : [String(header)];
+  const kept = cookies.filter((cookie) => {
+    // Each is `name=value; attributes`, the value URL-encoded where a cookie could not hold it as it is.
+    const pair = cookie.split(";", 1)[0] ?? "";
+    const equals = pair.indexOf("=");
+    return pair.slice(0, equals) !== name || safeDecode(pair.slice(equals + 1)) !== value;
+  });
+  if (kept.length === cookies.length) return;
+  reply.removeHeader("set-cookie");
+  if (kept.length > 0) reply.header("set-cookie", kept);
+}
+
+function safeDecode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Cookie sessions stored in PostgreSQL; a session exists only once someone signs in. */
 export default fp<{ config: Config }>(
   async (app, { config }) => {
@@ -63,6 +88,14 @@ export default fp<{ config: Config }>(
         // Plain-HTTP loopback in development and tests; Secure everywhere else.
         secure: config.nodeEnv === "production",
       },
+    });
+    // A request whose cookie already names its session does not send it back, though it saved the session
+    // (its last use): that answer may arrive after one that gave the browser a new session (a practice
+    // switch, a hand-over) and would put the ended one back in the browser. Registered after the session
+    // plugin, so its cookie is written by the time this runs.
+    app.addHook("onSend", async (request, reply) => {
+      const held = request.cookies[SESSION_COOKIE];
+      if (held !== undefined) dropSetCookie(reply, SESSION_COOKIE, held);
     });
     const timer = setInterval(
       () => {

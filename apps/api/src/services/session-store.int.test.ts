@@ -9,8 +9,8 @@ import { PgSessionStore } from "./session-store.js";
 
 /**
  * Five times: signs `email` in, makes its last use a minute old (so its next request writes the use back),
- * then sends a request that reads the session beside `end`, a call that ends it. Afterwards the session's
- * row must be gone and its cookie answered 401.
+ * then sends a request that reads the session beside `end`, a call that ends it. That request's answer must
+ * not name the session in a cookie; afterwards the session's row must be gone and its cookie answered 401.
  */
 async function endBesideARequest(t: TestApp, email: string, end: InjectOptions, endStatus: number) {
   for (let round = 0; round < 5; round++) {
@@ -27,6 +27,8 @@ async function endBesideARequest(t: TestApp, email: string, end: InjectOptions, 
       s.inject(end),
     ]);
     expect([read.statusCode, ended.statusCode]).toEqual([200, endStatus]);
+    // Answered after the end, a cookie naming the ended session would put it back in the browser.
+    expect(read.cookies.filter((cookie) => cookie.name === "sid")).toEqual([]);
     expect(await t.db.select().from(sessions).where(eq(sessions.sid, sid))).toEqual([]);
     expect((await s.inject({ method: "GET", url: "/api/users/me" })).statusCode).toBe(401);
   }
@@ -54,6 +56,23 @@ describe("a session that has ended stays ended", () => {
   test("a request that read the session before a sign-out does not bring it back by writing its last use", async () => {
     const u = await t.createTestTenant();
     await endBesideARequest(t, u.email, { method: "DELETE", url: "/api/auth/sessions" }, 204);
+  });
+
+  test("a request that writes the session's last use back does not send its cookie again", async () => {
+    const u = await t.createTestTenant();
+    const s = await login(t.app, u.email);
+    const sid = sessionIdOf(s);
+    const minuteAgo = Date.now() - 60_000;
+    await t.db
+      .update(sessions)
+      .set({ sess: sql`jsonb_set(${sessions.sess}, '{lastSeenAt}', to_jsonb(${minuteAgo}::bigint))` })
+      .where(eq(sessions.sid, sid));
+    t.app.authCache.forgetSession(sid);
+    const read = await s.inject({ method: "GET", url: "/api/users/me" });
+    expect(read.statusCode).toBe(200);
+    expect(read.headers["set-cookie"]).toBeUndefined();
+    const [row] = await t.db.select({ sess: sessions.sess }).from(sessions).where(eq(sessions.sid, sid));
+    expect((row?.sess as { lastSeenAt: number }).lastSeenAt).toBeGreaterThan(minuteAgo);
   });
 
   test("a session is written whole only as it begins; once it holds a sign-in only its own row is written", async () => {
