@@ -166,6 +166,52 @@ test.describe("tenants", () => {
     await expectNoSeriousA11yViolations(page);
   });
 
+  test("an answer of the old session that arrives after the switch does not undo it", async ({ page }) => {
+    await login(page, DEMO_USERS.multi, { redirect: "/reports" });
+    const picker = page.getByLabel("Tenant");
+    await expect(picker).toHaveValue("demo");
+    await page.waitForLoadState("networkidle");
+    // The server writes a session's last use back at most every 5 seconds: the next request writes it.
+    await page.waitForTimeout(5_500);
+    // A request of the page, answered by the server before the switch; the answer reaches the browser
+    // only once the switch has, and the new page waits until it has.
+    let fetched = () => undefined as void;
+    const answeredOnServer = new Promise<void>((resolve) => (fetched = resolve));
+    let switchAnswered = () => undefined as void;
+    const switched = new Promise<void>((resolve) => (switchAnswered = resolve));
+    let oldAnswered = () => undefined as void;
+    const oldIn = new Promise<void>((resolve) => (oldAnswered = resolve));
+    const oldCookies: (string | undefined)[] = [];
+    await page.route("**/api/tenants/getMultiUserTenants", async (route) => {
+      const response = await route.fetch();
+      fetched();
+      await switched;
+      oldCookies.push(response.headers()["set-cookie"]);
+      await route.fulfill({ response });
+      oldAnswered();
+    });
+    await page.route("**/api/users/me/tenant", async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response });
+      switchAnswered();
+    });
+    await page.route(
+      (url) => url.pathname === "/",
+      async (route) => {
+        await oldIn;
+        await route.continue();
+      },
+    );
+    await page.evaluate(() => {
+      void fetch("/api/tenants/getMultiUserTenants", { headers: { "x-requested-with": "XMLHttpRequest" } });
+    });
+    await answeredOnServer;
+    await picker.selectOption("demo2");
+    await page.waitForURL(/\/today$/);
+    await expect(page.getByLabel("Tenant")).toHaveValue("demo2");
+    expect(oldCookies).toEqual([undefined]);
+  });
+
   test("a request of the old practice refused after the switch does not sign the user out", async ({
     page,
   }) => {
