@@ -1,3 +1,4 @@
+import type { Route } from "@playwright/test";
 import {
   DEMO_PASSWORD,
   DEMO_USERS,
@@ -152,6 +153,13 @@ test.describe("routes", () => {
   });
 });
 
+/** A promise and the function that resolves it. */
+function signal() {
+  let done = () => undefined as void;
+  const promise = new Promise<void>((resolve) => (done = resolve));
+  return { promise, done };
+}
+
 test.describe("tenants", () => {
   test("a multi-tenant user switches tenant", async ({ page }) => {
     await login(page, DEMO_USERS.multi, { redirect: "/reports" });
@@ -166,50 +174,69 @@ test.describe("tenants", () => {
     await expectNoSeriousA11yViolations(page);
   });
 
-  test("an answer of the old session that arrives after the switch does not undo it", async ({ page }) => {
+  test("answers of the old session that arrive after the switch do not undo it", async ({ page }) => {
     await login(page, DEMO_USERS.multi, { redirect: "/reports" });
     const picker = page.getByLabel("Tenant");
     await expect(picker).toHaveValue("demo");
     await page.waitForLoadState("networkidle");
     // The server writes a session's last use back at most every 5 seconds: the next request writes it.
     await page.waitForTimeout(5_500);
-    // A request of the page, answered by the server before the switch; the answer reaches the browser
-    // only once the switch has, and the new page waits until it has.
-    let fetched = () => undefined as void;
-    const answeredOnServer = new Promise<void>((resolve) => (fetched = resolve));
-    let switchAnswered = () => undefined as void;
-    const switched = new Promise<void>((resolve) => (switchAnswered = resolve));
-    let oldAnswered = () => undefined as void;
-    const oldIn = new Promise<void>((resolve) => (oldAnswered = resolve));
-    const oldCookies: (string | undefined)[] = [];
-    await page.route("**/api/tenants/getMultiUserTenants", async (route) => {
-      const response = await route.fetch();
-      fetched();
-      await switched;
-      oldCookies.push(response.headers()["set-cookie"]);
-      await route.fulfill({ response });
-      oldAnswered();
-    });
+    // Two requests of the page under the old session, one answered by the server before the switch and
+    // one after it (401). Both answers reach the browser only once the switch's has, and the new page
+    // waits until they have.
+    const fetchedBefore = signal();
+    const switchedOnServer = signal();
+    const switched = signal();
+    const beforeIn = signal();
+    const afterIn = signal();
+    const oldAnswers: { status: number; cookie: string | undefined }[] = [];
+    const holdOldAnswer =
+      (sendAfter: Promise<void>, fetched: () => void, arrived: () => void) => async (route: Route) => {
+        await sendAfter;
+        const response = await route.fetch();
+        fetched();
+        await switched.promise;
+        oldAnswers.push({ status: response.status(), cookie: response.headers()["set-cookie"] });
+        await route.fulfill({ response });
+        arrived();
+      };
+    await page.route(
+      "**/api/tenants/getMultiUserTenants",
+      holdOldAnswer(Promise.resolve(), fetchedBefore.done, beforeIn.done),
+      { times: 1 },
+    );
+    await page.route(
+      "**/api/tenants/demo/reports",
+      holdOldAnswer(switchedOnServer.promise, () => undefined, afterIn.done),
+      { times: 1 },
+    );
     await page.route("**/api/users/me/tenant", async (route) => {
       const response = await route.fetch();
+      switchedOnServer.done();
       await route.fulfill({ response });
-      switchAnswered();
+      switched.done();
     });
     await page.route(
       (url) => url.pathname === "/",
       async (route) => {
-        await oldIn;
+        await Promise.all([beforeIn.promise, afterIn.promise]);
         await route.continue();
       },
     );
     await page.evaluate(() => {
       void fetch("/api/tenants/getMultiUserTenants", { headers: { "x-requested-with": "XMLHttpRequest" } });
     });
-    await answeredOnServer;
+    await fetchedBefore.promise;
+    await page.evaluate(() => {
+      void fetch("/api/tenants/demo/reports", { headers: { "x-requested-with": "XMLHttpRequest" } });
+    });
     await picker.selectOption("demo2");
     await page.waitForURL(/\/today$/);
     await expect(page.getByLabel("Tenant")).toHaveValue("demo2");
-    expect(oldCookies).toEqual([undefined]);
+    expect(oldAnswers).toEqual([
+      { status: 200, cookie: undefined },
+      { status: 401, cookie: undefined },
+    ]);
   });
 
   test("a request of the old practice refused after the switch does not sign the user out", async ({

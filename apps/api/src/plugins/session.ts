@@ -38,8 +38,8 @@ declare module "fastify" {
 /** Name of the session cookie (docs/api.md). */
 export const SESSION_COOKIE = "sid";
 
-/** Removes from the answer's Set-Cookie header the cookie `name` whose value is `value`. */
-function dropSetCookie(reply: FastifyReply, name: string, value: string): void {
+/** Removes from the answer's Set-Cookie header the cookie `name` set to any of `values`. */
+function dropSetCookie(reply: FastifyReply, name: string, values: string[]): void {
   const header = reply.getHeader("set-cookie");
   if (header === undefined) return;
   const cookies = Array.isArray(header) ? header : [String(header)];
@@ -47,7 +47,9 @@ function dropSetCookie(reply: FastifyReply, name: string, value: string): void {
     // Each is `name=value; attributes`, the value URL-encoded where a cookie could not hold it as it is.
     const pair = cookie.split(";", 1)[0] ?? "";
     const equals = pair.indexOf("=");
-    return pair.slice(0, equals) !== name || safeDecode(pair.slice(equals + 1)) !== value;
+    if (pair.slice(0, equals) !== name) return true;
+    const value = safeDecode(pair.slice(equals + 1));
+    return value === undefined || !values.includes(value);
   });
   if (kept.length === cookies.length) return;
   reply.removeHeader("set-cookie");
@@ -89,13 +91,15 @@ export default fp<{ config: Config }>(
         secure: config.nodeEnv === "production",
       },
     });
-    // A request whose cookie already names its session does not send it back, though it saved the session
-    // (its last use): that answer may arrive after one that gave the browser a new session (a practice
-    // switch, a hand-over) and would put the ended one back in the browser. Registered after the session
-    // plugin, so its cookie is written by the time this runs.
+    // The session cookie is set by an answer that gives the browser a session, a new id or none (a route
+    // that ends the session clears the cookie itself), never by one that only used the session it came
+    // with: that answer may reach the browser after one that gave it a new session (a practice switch, a
+    // hand-over) and would undo it. So a request that kept its session does not send the cookie back when
+    // it saved the session (its last use), nor clear it when the session was not found (an id that has
+    // just been replaced). Registered after the session plugin, so its cookie is written by now.
     app.addHook("onSend", async (request, reply) => {
       const held = request.cookies[SESSION_COOKIE];
-      if (held !== undefined) dropSetCookie(reply, SESSION_COOKIE, held);
+      if (held !== undefined && request.session !== null) dropSetCookie(reply, SESSION_COOKIE, [held, ""]);
     });
     const timer = setInterval(
       () => {

@@ -75,6 +75,24 @@ describe("a session that has ended stays ended", () => {
     expect((row?.sess as { lastSeenAt: number }).lastSeenAt).toBeGreaterThan(minuteAgo);
   });
 
+  test("a request under an id a practice switch replaced answers 401 and leaves the browser's cookie alone", async () => {
+    const u = await t.createTestTenant();
+    const second = await t.createTestTenant();
+    await t.db.insert(userTenants).values({ tenantId: second.tenantId, userId: u.userId, roles: u.roles });
+    const s = await login(t.app, u.email);
+    const moved = await s.inject({
+      method: "PUT",
+      url: "/api/users/me/tenant",
+      payload: { tenantId: second.tenantId },
+    });
+    expect(moved.statusCode).toBe(200);
+    expect(moved.cookies.filter((cookie) => cookie.name === "sid")).toHaveLength(1);
+    // Answered after the switch's answer, a cleared cookie would end the new session in the browser too.
+    const late = await s.inject({ method: "GET", url: "/api/users/me" });
+    expect(late.statusCode).toBe(401);
+    expect(late.headers["set-cookie"]).toBeUndefined();
+  });
+
   test("a session is written whole only as it begins; once it holds a sign-in only its own row is written", async () => {
     const u = await t.createTestTenant();
     const cache = new AuthCache({ maxEntries: 100, maxAgeMs: 60_000 });
