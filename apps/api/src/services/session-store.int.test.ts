@@ -34,6 +34,14 @@ async function endBesideARequest(t: TestApp, email: string, end: InjectOptions, 
   }
 }
 
+/** A user of one test practice who also belongs to a second, with the same roles there. */
+async function memberOfTwo(t: TestApp) {
+  const u = await t.createTestTenant();
+  const second = await t.createTestTenant();
+  await t.db.insert(userTenants).values({ tenantId: second.tenantId, userId: u.userId, roles: u.roles });
+  return { u, second };
+}
+
 /** The store's callbacks as promises. */
 function promised(store: PgSessionStore) {
   const set = promisify(store.set.bind(store));
@@ -76,9 +84,7 @@ describe("a session that has ended stays ended", () => {
   });
 
   test("a request under an id a practice switch replaced answers 401 and leaves the browser's cookie alone", async () => {
-    const u = await t.createTestTenant();
-    const second = await t.createTestTenant();
-    await t.db.insert(userTenants).values({ tenantId: second.tenantId, userId: u.userId, roles: u.roles });
+    const { u, second } = await memberOfTwo(t);
     const s = await login(t.app, u.email);
     const moved = await s.inject({
       method: "PUT",
@@ -134,9 +140,7 @@ describe("a session that has ended stays ended", () => {
   });
 
   test("a request of the old session that saves after a practice switch does not bring the old session back", async () => {
-    const u = await t.createTestTenant();
-    const second = await t.createTestTenant();
-    await t.db.insert(userTenants).values({ tenantId: second.tenantId, userId: u.userId, roles: u.roles });
+    const { u, second } = await memberOfTwo(t);
     const moveToSecond = { tenantId: second.tenantId };
     await endBesideARequest(
       t,
