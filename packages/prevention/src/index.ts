@@ -43,3 +43,4 @@ export { buildPlan, intervalWords } from "./plan.js";
 export type { PlanItem, PlanOptions, PreventionPlan, RiskFactorFinding, ScheduleEntry } from "./plan.js";
 export { BILLING_RULES, suggestBilling } from "./billing.js";
 export type { BillingAdvice, BillingCode, BillingFacts, BillingRules, BillingSuggestion } from "./billing.js";
+export { countSyllables, fleschKincaidGrade } from "./readability.js";
