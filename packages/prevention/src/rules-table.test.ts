@@ -6,7 +6,7 @@ import { RULES } from "./rules.js";
 import raw from "./rules.json" with { type: "json" };
 import type { RuleSource, RulesTable } from "./table.js";
 import { woman } from "./test/people.js";
-import { TOPICS } from "./vocabulary.js";
+import { ADVICE_AREAS, TOPICS } from "./vocabulary.js";
 
 /** The topics the API documents (issue 38), each of which the table must cover. */
 const DOCUMENTED_TOPICS = [
@@ -95,6 +95,15 @@ describe("the rules table", () => {
         RULES.rows.some((r) => r.topic === topic),
         topic,
       ).toBe(true);
+  });
+
+  test("has a risk factor with interventions and advice for each area CMS asks advice on", () => {
+    for (const area of ADVICE_AREAS)
+      expect(
+        RULES.riskFactors.some((r) => r.area === area),
+        area,
+      ).toBe(true);
+    for (const factor of RULES.riskFactors) expect(factor.interventions.length, factor.id).toBeGreaterThan(0);
   });
 
   test("every row and risk factor has patient text in English and Spanish", () => {
