@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { createSecureContext } from "node:tls";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 
@@ -60,6 +61,18 @@ export interface InboundHl7Config {
   maxConnections: number;
   /** A connection that sends nothing for this long is closed. */
   idleTimeoutSeconds: number;
+  /** MLLP over TLS: absent, the listener takes plain TCP. */
+  tls?: InboundTlsConfig | undefined;
+}
+
+/** The inbound listener's TLS: its certificate and key, and the CAs a client's certificate must chain to. */
+export interface InboundTlsConfig {
+  /** PEM certificate (chain) the listener presents. */
+  cert: string;
+  /** PEM private key of that certificate. */
+  key: string;
+  /** PEM CA certificates: when set, a client must present a certificate they signed, or is refused. */
+  ca?: string | undefined;
 }
 
 const blankToUndefined = (v: unknown) => (v === "" ? undefined : v);
@@ -100,7 +113,51 @@ const EnvSchema = z.object({
     .default(1024 * 1024),
   INBOUND_HL7_CONNECTIONS: z.coerce.number().int().min(1).max(10_000).default(50),
   INBOUND_HL7_IDLE_SECONDS: z.coerce.number().int().min(1).default(300),
+  INBOUND_HL7_TLS_CERT: z.preprocess(blankToUndefined, z.string().optional()),
+  INBOUND_HL7_TLS_KEY: z.preprocess(blankToUndefined, z.string().optional()),
+  INBOUND_HL7_TLS_CA: z.preprocess(blankToUndefined, z.string().optional()),
 });
+
+/** A PEM file named by a variable; throws naming the variable when it cannot be read. */
+function pemFile(variable: string, file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    throw new Error(`Invalid environment: ${variable}: the file cannot be read (${String(code)})`);
+  }
+  if (!text.includes("-----BEGIN ")) throw new Error(`Invalid environment: ${variable}: not a PEM file`);
+  return text;
+}
+
+/**
+ * The inbound listener's TLS from INBOUND_HL7_TLS_CERT, _KEY and _CA (file names), checked now: a
+ * certificate without its key, a key that is not the certificate's, or a CA file without them stops
+ * the start with the variable named.
+ */
+function inboundTls(e: { cert?: string; key?: string; ca?: string }): InboundTlsConfig | undefined {
+  if (e.cert === undefined && e.key === undefined) {
+    if (e.ca !== undefined)
+      throw new Error("Invalid environment: INBOUND_HL7_TLS_CA needs INBOUND_HL7_TLS_CERT and _KEY");
+    return undefined;
+  }
+  if (e.cert === undefined)
+    throw new Error("Invalid environment: INBOUND_HL7_TLS_CERT is required with _KEY");
+  if (e.key === undefined) throw new Error("Invalid environment: INBOUND_HL7_TLS_KEY is required with _CERT");
+  const tls: InboundTlsConfig = {
+    cert: pemFile("INBOUND_HL7_TLS_CERT", e.cert),
+    key: pemFile("INBOUND_HL7_TLS_KEY", e.key),
+    ca: e.ca === undefined ? undefined : pemFile("INBOUND_HL7_TLS_CA", e.ca),
+  };
+  try {
+    createSecureContext({ cert: tls.cert, key: tls.key, ca: tls.ca });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`Invalid environment: INBOUND_HL7_TLS_CERT/_KEY/_CA: ${reason}`);
+  }
+  return tls;
+}
 
 /** Reads the session secret from DATA_DIR, making and keeping one on first start. */
 function persistentSessionSecret(dataDir: string): string {
@@ -176,6 +233,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             maxMessageBytes: e.INBOUND_HL7_MAX_BYTES,
             maxConnections: e.INBOUND_HL7_CONNECTIONS,
             idleTimeoutSeconds: e.INBOUND_HL7_IDLE_SECONDS,
+            tls: inboundTls({
+              cert: e.INBOUND_HL7_TLS_CERT,
+              key: e.INBOUND_HL7_TLS_KEY,
+              ca: e.INBOUND_HL7_TLS_CA,
+            }),
           },
   };
 }

@@ -853,6 +853,20 @@ const CASES: Record<PermissionKey, Case> = {
       payload: { facilities: [{ facility: `F${unique()}` }] },
     }),
   },
+  "GET /api/inbound-senders": {
+    ok: 200,
+    foreign: 200,
+    request: () => ({ method: "GET", url: "/api/inbound-senders" }),
+  },
+  "PUT /api/inbound-senders": {
+    ok: 200,
+    foreign: 200,
+    request: () => ({
+      method: "PUT",
+      url: "/api/inbound-senders",
+      payload: { senders: [{ application: "EHR", facility: "CLINIC", addresses: ["127.0.0.1"] }] },
+    }),
+  },
   "GET /api/alerts": { ok: 200, foreign: 200, request: () => ({ method: "GET", url: "/api/alerts" }) },
   "POST /api/alerts/:id/acknowledge": {
     ok: 204,

@@ -177,6 +177,8 @@ export const PERMISSIONS = {
   "GET /api/inbound-messages": { staff: ADMINS },
   "GET /api/inbound-facilities": { staff: ADMINS },
   "PUT /api/inbound-facilities": { staff: ADMINS },
+  "GET /api/inbound-senders": { staff: ADMINS },
+  "PUT /api/inbound-senders": { staff: ADMINS },
 
   "GET /api/alerts": { staff: USERS },
   // Acknowledging a self-harm alert says a clinician has acted on it: admins, or users where allowed.

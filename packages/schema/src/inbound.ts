@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { TimestampSchema } from "./common.js";
-import { InboundFacilitiesSchema } from "./tenant.js";
+import { InboundFacilitiesSchema, InboundProcessingIdSchema, InboundSendersSchema } from "./tenant.js";
 
 /** HL7 v2 acknowledgment codes an inbound message is answered with (HL7 table 0008). */
 export const INBOUND_OUTCOMES = ["AA", "AE", "AR"] as const;
@@ -43,3 +43,13 @@ export type InboundMessageListQuery = z.infer<typeof InboundMessageListQuerySche
 /** Body and answer of GET/PUT /api/inbound-facilities: the practice's receiving facilities. */
 export const InboundFacilitiesBodySchema = z.object({ facilities: InboundFacilitiesSchema });
 export type InboundFacilitiesBody = z.infer<typeof InboundFacilitiesBodySchema>;
+
+/**
+ * Body and answer of GET/PUT /api/inbound-senders: the senders whose messages the practice applies and
+ * the processing id (MSH-11) it applies. With no sender, every message is answered AR.
+ */
+export const InboundSendersBodySchema = z.object({
+  senders: InboundSendersSchema,
+  processingId: InboundProcessingIdSchema.default("P"),
+});
+export type InboundSendersBody = z.infer<typeof InboundSendersBodySchema>;

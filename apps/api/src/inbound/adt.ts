@@ -4,8 +4,10 @@
  *
  * An empty field leaves the stored value as it is; the HL7 null `""` removes it (2.5.3); a value
  * replaces it. A field that cannot be read, or whose value the portal does not allow, refuses the whole
- * message (AE) naming the field, and nothing is stored.
+ * message (AE) naming the field, and nothing is stored. A control character in a value (a line break
+ * sent as `\X0D\` or `\.br\`, or sent raw) is stored as a space, never as itself.
  */
+import type { Hl7Message } from "@medplum/core";
 import { ETHNICITIES, PatientInputSchema, RACES, type Patient, type PatientInput } from "@core-care/schema";
 import {
   ETHNICITY_FROM_HL7,
@@ -14,7 +16,7 @@ import {
   SEX_FROM_HL7,
   type Hl7ErrorCode,
 } from "./codes.js";
-import { HL7_NULL, type Hl7Message } from "./hl7-message.js";
+import { fieldValue, HL7_NULL, rawField, repetitions, withoutControls } from "./hl7.js";
 
 /** A refused field: where (`PID-7`), why (in words, without the value: it is PHI), table 0357's code. */
 export interface AdtFieldError {
@@ -51,9 +53,21 @@ const refuse = (location: string, message: string, code: Hl7ErrorCode = "dataTyp
   throw new FieldRefused({ location, message, code });
 };
 
+/**
+ * A PID field's repetitions and components, unescaped, each control character (sent raw, or escaped as
+ * `\X0D\`, `\.br\`) and each run of them made one space: no stored value holds one.
+ */
+function pidRepetitions(message: Hl7Message, field: number): string[][] {
+  return repetitions(message, "PID", field).map((rep) => rep.map(withoutControls));
+}
+
+function pidValue(message: Hl7Message, field: number): string {
+  return withoutControls(fieldValue(message, "PID", field));
+}
+
 /** The raw field's state: absent, the HL7 null, or present. */
 function presence(message: Hl7Message, field: number): "absent" | "null" | "present" {
-  const raw = message.raw("PID", field);
+  const raw = rawField(message, "PID", field);
   if (raw === "") return "absent";
   return raw === HL7_NULL ? "null" : "present";
 }
@@ -105,11 +119,11 @@ function telephone(components: string[]): string {
 }
 
 function readPid(message: Hl7Message): PidChanges {
-  if (message.segment("PID") === undefined)
+  if (message.getSegment("PID") === undefined)
     refuse("PID", "The message has no PID segment.", "segmentSequence");
 
   // PID-3: the repetition typed MR, or the first.
-  const ids = message.repetitions("PID", 3);
+  const ids = pidRepetitions(message, 3);
   const mrnRep = ids.find((rep) => rep[4] === MRN_IDENTIFIER_TYPE) ?? ids[0];
   const mrn = mrnRep?.[0]?.trim() ?? "";
   if (mrn === "" || mrn === HL7_NULL)
@@ -136,7 +150,7 @@ function readPid(message: Hl7Message): PidChanges {
       refuse("PID-5", "The patient's name is required.", "requiredField");
       break;
     case "present": {
-      const names = message.repetitions("PID", 5);
+      const names = pidRepetitions(message, 5);
       const name = names.find((n) => n[6] === "L") ?? names[0] ?? [];
       changes.lastName = name[0]?.trim() ?? "";
       changes.firstName = name[1]?.trim() ?? "";
@@ -151,7 +165,7 @@ function readPid(message: Hl7Message): PidChanges {
       refuse("PID-7", "The date of birth is required.", "requiredField");
       break;
     case "present":
-      changes.dob = birthDate(message.value("PID", 7));
+      changes.dob = birthDate(pidValue(message, 7));
       break;
   }
 
@@ -162,7 +176,7 @@ function readPid(message: Hl7Message): PidChanges {
       refuse("PID-8", "Administrative sex is required.", "requiredField");
       break;
     case "present": {
-      const sex = SEX_FROM_HL7[message.value("PID", 8).trim().toUpperCase()];
+      const sex = SEX_FROM_HL7[pidValue(message, 8).trim().toUpperCase()];
       if (sex === undefined) refuse("PID-8", "Must be a code of HL7 table 0001.", "tableValue");
       changes.sex = sex;
       break;
@@ -176,7 +190,7 @@ function readPid(message: Hl7Message): PidChanges {
       changes.race = null;
       break;
     case "present": {
-      const race = coded(message.repetitions("PID", 10)[0] ?? [], RACE_FROM_CDC, RACES);
+      const race = coded(pidRepetitions(message, 10)[0] ?? [], RACE_FROM_CDC, RACES);
       if (race === undefined)
         refuse("PID-10", "Must be a CDC race code or one of the portal's races.", "tableValue");
       changes.race = race;
@@ -191,7 +205,7 @@ function readPid(message: Hl7Message): PidChanges {
       changes.ethnicity = null;
       break;
     case "present": {
-      const ethnicity = coded(message.repetitions("PID", 22)[0] ?? [], ETHNICITY_FROM_HL7, ETHNICITIES);
+      const ethnicity = coded(pidRepetitions(message, 22)[0] ?? [], ETHNICITY_FROM_HL7, ETHNICITIES);
       if (ethnicity === undefined) {
         refuse("PID-22", "Must be a CDC ethnicity code or a code of HL7 table 0189.", "tableValue");
       }
@@ -208,7 +222,7 @@ function readPid(message: Hl7Message): PidChanges {
       changes.address = null;
       break;
     case "present": {
-      const a = message.repetitions("PID", 11)[0] ?? [];
+      const a = pidRepetitions(message, 11)[0] ?? [];
       changes.address = {
         street: [a[0], a[1]]
           .map((s) => s?.trim() ?? "")
@@ -232,7 +246,7 @@ function readPid(message: Hl7Message): PidChanges {
       changes.email = null;
       break;
     case "present": {
-      const reps = message.repetitions("PID", 13);
+      const reps = pidRepetitions(message, 13);
       const isEmail = (rep: string[]) => rep[1] === "NET" || rep[2] === "Internet" || rep[2] === "X.400";
       const email = reps.find(isEmail);
       const phone = reps.find((rep) => !isEmail(rep));

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { ETHNICITIES, RACES } from "@core-care/schema";
+import { ETHNICITIES, INBOUND_PROCESSING_IDS, RACES } from "@core-care/schema";
 import { standardsDir } from "../../test/peers/standards.js";
 import {
   ACK,
@@ -35,6 +35,7 @@ describe("inbound HL7 codes", () => {
     ["0003", [...ADT_EVENTS]],
     ["0001", Object.keys(SEX_FROM_HL7)],
     ["0203", [MRN_IDENTIFIER_TYPE]],
+    ["0103", [...INBOUND_PROCESSING_IDS]],
   ])("every value taken from table %s is in the table", (table, values) => {
     expect(codes(table)).toEqual(expect.arrayContaining(values));
   });

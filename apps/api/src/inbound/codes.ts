@@ -1,7 +1,7 @@
 /**
  * Codes of inbound HL7 v2 ADT messages.
  *
- * Sources: HL7 v2 tables 0001, 0003, 0076, 0357 (shared/standards/hl7v2/v2-tables-subset.json,
+ * Sources: HL7 v2 tables 0001, 0003, 0076, 0103, 0357 (shared/standards/hl7v2/v2-tables-subset.json,
  * checked by `codes.test.ts`); race and ethnicity: CDC Race & Ethnicity Code Set 1.0 (PHIN VADS,
  * OID 2.16.840.1.113883.6.238), which PID-10 and PID-22 carry in US realm messages, and HL7 table 0189
  * (H, N, U) for ethnicity.
@@ -30,8 +30,10 @@ export const HL7_ERROR = {
   requiredField: { code: "101", text: "Required field missing" },
   dataType: { code: "102", text: "Data type error" },
   tableValue: { code: "103", text: "Table value not found" },
+  valueTooLong: { code: "104", text: "Value too long" },
   unsupportedMessageType: { code: "200", text: "Unsupported message type" },
   unsupportedEvent: { code: "201", text: "Unsupported event code" },
+  unsupportedProcessingId: { code: "202", text: "Unsupported processing id" },
   unsupportedVersion: { code: "203", text: "Unsupported version id" },
   unknownKey: { code: "204", text: "Unknown key identifier" },
   duplicateKey: { code: "205", text: "Duplicate key identifier" },

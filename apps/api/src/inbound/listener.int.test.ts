@@ -1,7 +1,7 @@
 import { Socket } from "node:net";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { InboundMessage, Patient } from "@core-care/schema";
+import type { InboundMessage, InboundSendersBody, Patient } from "@core-care/schema";
 import type { InboundHl7Config } from "../config.js";
 import { frameMllp, MLLP_END, MLLP_START } from "../delivery/mllp.js";
 import {
@@ -64,7 +64,8 @@ class MllpClient {
     return this.next();
   }
 
-  private next(): Promise<string> {
+  /** The next ACK this connection receives. */
+  next(): Promise<string> {
     return new Promise((resolve, reject) => {
       const check = () => {
         const frame = this.frames.shift();
@@ -102,10 +103,20 @@ function readAck(ack: string) {
 let controlSeq = 0;
 const nextControlId = () => `C${Date.now().toString(36)}${(controlSeq += 1)}`;
 
+/** The practice's one sender: its EHR's application and facility (MSH-3, MSH-4), from this machine. */
+const SENDER: [string, string] = ["EPIC", "NORTH CLINIC"];
+const SENDERS: InboundSendersBody = {
+  senders: [{ application: "Epic", facility: "north clinic", addresses: ["127.0.0.1", "::1"] }],
+  processingId: "P",
+};
+
 interface AdtOptions {
   event?: string;
   type?: string;
   facility?: string;
+  /** MSH-3 and MSH-4: EPIC of NORTH CLINIC unless given. */
+  sender?: [application: string, facility: string];
+  processingId?: string;
   controlId: string;
   mrn: string;
   pid?: Partial<Record<number, string>>;
@@ -129,7 +140,7 @@ function adt(o: AdtOptions): string {
   while (fields.at(-1) === "") fields.pop();
   const event = o.event ?? "A04";
   return [
-    `MSH|^~\\&|EPIC|NORTH CLINIC|CORECARE|${o.facility ?? "FAC"}|20261127010000||${o.type ?? "ADT"}^${event}^ADT_A01|${o.controlId}|P|2.5.1|||||||UNICODE UTF-8`,
+    `MSH|^~\\&|${(o.sender ?? SENDER).join("|")}|CORECARE|${o.facility ?? "FAC"}|20261127010000||${o.type ?? "ADT"}^${event}^ADT_A01|${o.controlId}|${o.processingId ?? "P"}|2.5.1|||||||UNICODE UTF-8`,
     `EVN|${event}|20261127010000`,
     fields.join("|"),
     "PV1|1|O",
@@ -157,6 +168,21 @@ describe("inbound HL7 ADT over MLLP", () => {
     expect(response.statusCode).toBe(200);
     return response.json<{ items: InboundMessage[] }>().items;
   };
+  const setSenders = async (body: InboundSendersBody) => {
+    const response = await admin.inject({ method: "PUT", url: "/api/inbound-senders", payload: body });
+    expect(response.statusCode).toBe(200);
+    return response.json<unknown>();
+  };
+  const deniedEvents = async () => {
+    const response = await admin.inject({
+      method: "GET",
+      url: "/api/audit?action=denied",
+    });
+    expect(response.statusCode).toBe(200);
+    return response
+      .json<{ items: { entity: string; ip: string | null; details: Record<string, unknown> | null }[] }>()
+      .items.filter((e) => e.entity === "inbound-message");
+  };
   const allPatients = async (session: Session) =>
     (await session.inject({ method: "GET", url: "/api/patients" })).json<{ items: Patient[] }>().items;
 
@@ -179,6 +205,7 @@ describe("inbound HL7 ADT over MLLP", () => {
       payload: { facilities: [{ facility: FACILITY, application: "CORECARE" }] },
     });
     expect(put.statusCode).toBe(200);
+    await setSenders(SENDERS);
   });
   afterAll(async () => t.close());
 
@@ -291,6 +318,276 @@ describe("inbound HL7 ADT over MLLP", () => {
     expect(await allPatients(admin)).toEqual(before);
   });
 
+  test("a message from a sender the practice does not name is answered AR naming it, audited, and changes nothing", async () => {
+    const mrn = `MRN-${nextControlId()}`;
+    const client = await MllpClient.open(port);
+    expect(
+      readAck(await client.send(adt({ controlId: nextControlId(), mrn, facility: FACILITY }))).code,
+    ).toBe("AA");
+    const [before] = await patientsWithMrn(admin, mrn);
+    const auditBefore = (await deniedEvents()).length;
+
+    // A local process that knows the receiving facility renames the patient: refused.
+    const rogueId = nextControlId();
+    const rename = { 5: "Renamed^Rogue^^^^^L" };
+    const rogue = readAck(
+      await client.send(
+        adt({
+          event: "A08",
+          controlId: rogueId,
+          mrn,
+          facility: FACILITY,
+          sender: ["ROGUE", "LAB"],
+          pid: rename,
+        }),
+      ),
+    );
+    expect(rogue).toMatchObject({ code: "AR", controlId: rogueId, errLocation: "MSH^1^4^1", errCode: "204" });
+    expect(rogue.text).toContain("ROGUE of LAB (MSH-3, MSH-4) at 127.0.0.1");
+    // The sender's facility with another application: refused naming MSH-3.
+    const otherApp = readAck(
+      await client.send(
+        adt({
+          event: "A08",
+          controlId: nextControlId(),
+          mrn,
+          facility: FACILITY,
+          sender: ["ROGUE", "NORTH CLINIC"],
+          pid: rename,
+        }),
+      ),
+    );
+    expect(otherApp).toMatchObject({ code: "AR", errLocation: "MSH^1^3^1" });
+
+    // The named sender from an address it is not allowed: refused too.
+    await setSenders({ ...SENDERS, senders: [{ ...SENDERS.senders[0]!, addresses: ["10.9.9.0/24"] }] });
+    const elsewhere = readAck(
+      await client.send(adt({ event: "A08", controlId: rogueId, mrn, facility: FACILITY, pid: rename })),
+    );
+    expect(elsewhere).toMatchObject({ code: "AR", errLocation: "MSH^1^4^1" });
+    expect(elsewhere.text).toContain("does not send from this address");
+    await setSenders(SENDERS);
+
+    expect((await patientsWithMrn(admin, mrn))[0]).toEqual(before);
+    const denied = (await deniedEvents()).slice(0, (await deniedEvents()).length - auditBefore);
+    expect(
+      denied.map((e) => [e.details?.reason, e.details?.sendingApplication, e.details?.errorField]),
+    ).toEqual([
+      ["sender", "EPIC", "MSH-4"],
+      ["sender", "ROGUE", "MSH-3"],
+      ["sender", "ROGUE", "MSH-4"],
+    ]);
+    expect(denied.every((e) => e.ip === "127.0.0.1")).toBe(true);
+    expect(JSON.stringify(denied)).not.toContain("Renamed");
+
+    // The refusals claimed no control id: the sender's own message with the rogue's id is applied.
+    const own = readAck(
+      await client.send(adt({ event: "A08", controlId: rogueId, mrn, facility: FACILITY })),
+    );
+    expect(own).toMatchObject({ code: "AA", controlId: rogueId });
+    client.close();
+  });
+
+  test("a practice with no sender named applies nothing", async () => {
+    const other = await t.createTestTenant({ role: "admin" });
+    const otherAdmin = await login(t.app, other.email);
+    const facility = `LONE${nextControlId()}`.toUpperCase();
+    expect(
+      (
+        await otherAdmin.inject({
+          method: "PUT",
+          url: "/api/inbound-facilities",
+          payload: { facilities: [{ facility }] },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect((await otherAdmin.inject({ method: "GET", url: "/api/inbound-senders" })).json()).toEqual({
+      senders: [],
+      processingId: "P",
+    });
+    const client = await MllpClient.open(port);
+    const ack = readAck(await client.send(adt({ controlId: nextControlId(), mrn: "LONE1", facility })));
+    client.close();
+    expect(ack).toMatchObject({ code: "AR", errLocation: "MSH^1^4^1" });
+    expect(await allPatients(otherAdmin)).toEqual([]);
+  });
+
+  test("a training message (MSH-11 T) is answered AR by a production practice and applied by a training one", async () => {
+    const mrn = `MRN-${nextControlId()}`;
+    const client = await MllpClient.open(port);
+    const trainingId = nextControlId();
+    const training = readAck(
+      await client.send(adt({ controlId: trainingId, mrn, facility: FACILITY, processingId: "T" })),
+    );
+    expect(training).toMatchObject({
+      code: "AR",
+      controlId: trainingId,
+      errLocation: "MSH^1^11^1",
+      errCode: "202",
+    });
+    expect(training.text).toContain("processing id P");
+    expect(training.msh.split("|")[10]).toBe("T");
+    // MSH-11 with its processing mode (PT: T^A) is read by its first component; none at all is refused.
+    const missing = readAck(
+      await client.send(adt({ controlId: nextControlId(), mrn, facility: FACILITY, processingId: "" })),
+    );
+    expect(missing).toMatchObject({ code: "AR", errLocation: "MSH^1^11^1" });
+    expect(await patientsWithMrn(admin, mrn)).toEqual([]);
+    expect((await deniedEvents())[0]?.details).toMatchObject({ reason: "processing-id", processingId: "" });
+
+    await setSenders({ ...SENDERS, processingId: "T" });
+    try {
+      const applied = readAck(
+        await client.send(adt({ controlId: nextControlId(), mrn, facility: FACILITY, processingId: "T^A" })),
+      );
+      expect(applied.code).toBe("AA");
+      const production = readAck(
+        await client.send(adt({ controlId: nextControlId(), mrn, facility: FACILITY })),
+      );
+      expect(production).toMatchObject({ code: "AR", errLocation: "MSH^1^11^1" });
+    } finally {
+      await setSenders(SENDERS);
+    }
+    client.close();
+    expect(await patientsWithMrn(admin, mrn)).toHaveLength(1);
+  });
+
+  test("a batch (FHS BHS .. BTS FTS) has each message applied and answered, in a batch of ACKs", async () => {
+    const ids = [nextControlId(), nextControlId(), nextControlId()];
+    const mrns = ids.map((id) => `MRN-B${id}`);
+    const batch = [
+      `FHS|^~\\&|EPIC|NORTH CLINIC|CORECARE|${FACILITY}|20261127010000||||FILE-${ids[0]}`,
+      `BHS|^~\\&|EPIC|NORTH CLINIC|CORECARE|${FACILITY}|20261127010000||||BATCH-${ids[0]}`,
+      adt({ controlId: ids[0]!, mrn: mrns[0]!, facility: FACILITY }),
+      adt({ controlId: ids[1]!, mrn: mrns[1]!, facility: FACILITY, pid: { 7: "19801345" } }),
+      adt({ controlId: ids[2]!, mrn: mrns[2]!, facility: FACILITY }),
+      "BTS|3",
+      "FTS|1",
+    ].join("\r");
+    const client = await MllpClient.open(port);
+    const answer = await client.send(batch);
+    // The connection goes on after the batch.
+    expect(
+      readAck(await client.send(adt({ controlId: nextControlId(), mrn: mrns[0]!, facility: FACILITY }))).code,
+    ).toBe("AA");
+    client.close();
+
+    const segments = answer.split("\r").filter((line) => line !== "");
+    expect(segments.map((line) => line.slice(0, 3))).toEqual([
+      "FHS",
+      "BHS",
+      "MSH",
+      "MSA",
+      "MSH",
+      "MSA",
+      "ERR",
+      "MSH",
+      "MSA",
+      "BTS",
+      "FTS",
+    ]);
+    expect(segments[0]!.split("|")[11]).toBe(`FILE-${ids[0]}`);
+    expect(segments[1]!.split("|")[11]).toBe(`BATCH-${ids[0]}`);
+    expect(
+      segments.filter((line) => line.startsWith("MSA|")).map((line) => line.split("|").slice(1, 3)),
+    ).toEqual([
+      ["AA", ids[0]],
+      ["AE", ids[1]],
+      ["AA", ids[2]],
+    ]);
+    expect(segments.slice(-2)).toEqual(["BTS|3", "FTS|1"]);
+    expect(await patientsWithMrn(admin, mrns[0]!)).toHaveLength(1);
+    expect(await patientsWithMrn(admin, mrns[1]!)).toEqual([]);
+    expect(await patientsWithMrn(admin, mrns[2]!)).toHaveLength(1);
+  });
+
+  test("a message over the size limit is answered AR naming the limit, and the connection goes on", async () => {
+    const client = await MllpClient.open(port);
+    const id = nextControlId();
+    const tooLong = adt({
+      controlId: id,
+      mrn: "LONG",
+      facility: FACILITY,
+      pid: { 6: "x".repeat(INBOUND.maxMessageBytes) },
+    });
+    const ack = readAck(await client.send(tooLong));
+    expect(ack).toMatchObject({ code: "AR", controlId: id, errLocation: "MSH^1", errCode: "104" });
+    expect(ack.text).toBe(
+      `The message is over this receiver's size limit of ${INBOUND.maxMessageBytes} bytes.`,
+    );
+    const mrn = `MRN-${nextControlId()}`;
+    expect(
+      readAck(await client.send(adt({ controlId: nextControlId(), mrn, facility: FACILITY }))).code,
+    ).toBe("AA");
+    client.close();
+    expect(await patientsWithMrn(admin, "LONG")).toEqual([]);
+  });
+
+  test("a message sent in pieces, its end block split across two of them, is read whole", async () => {
+    const mrn = `MRN-${nextControlId()}`;
+    const id = nextControlId();
+    const bytes = frameMllp(adt({ controlId: id, mrn, facility: FACILITY }));
+    const client = await MllpClient.open(port);
+    const answered = client.next();
+    const cuts = [1, 2, 17, 100, bytes.length - 1];
+    let at = 0;
+    for (const cut of cuts) {
+      client.write(bytes.subarray(at, cut));
+      at = cut;
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    client.write(bytes.subarray(at));
+    expect(readAck(await answered)).toMatchObject({ code: "AA", controlId: id });
+    client.close();
+    expect(await patientsWithMrn(admin, mrn)).toHaveLength(1);
+  });
+
+  test("a CR escaped in a name (\\X0D\\) is stored as a space, and an ACK never echoes a block character", async () => {
+    const mrn = `MRN-${nextControlId()}`;
+    const id = `${nextControlId()}\u000bX`;
+    const client = await MllpClient.open(port);
+    const raw = await client.send(
+      adt({ controlId: id, mrn, facility: FACILITY, pid: { 5: "Doe\\X0D\\Smith^Jane\\X0A\\Ann^^^^^L" } }),
+    );
+    client.close();
+    expect(raw).not.toMatch(/[\u000b\u001c]/);
+    expect(readAck(raw)).toMatchObject({ code: "AA", controlId: id.replace("\u000b", "\\X0B\\") });
+    const [patient] = await patientsWithMrn(admin, mrn);
+    expect(patient).toMatchObject({ lastName: "Doe Smith", firstName: "Jane Ann" });
+  });
+
+  test("senders are validated, and saved apart from the practice's other settings", async () => {
+    const bad = await admin.inject({
+      method: "PUT",
+      url: "/api/inbound-senders",
+      payload: {
+        senders: [
+          { application: "EPIC", facility: "A|B", addresses: ["127.0.0.1"] },
+          { application: "", facility: "LAB", addresses: ["10.0.0.300", "10.0.0.0/8"] },
+          { application: "LIS", facility: "LAB", addresses: [] },
+          { application: "lis", facility: "lab", addresses: ["::1"] },
+        ],
+        processingId: "X",
+      },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect([...new Set(errorFields(bad))].sort()).toEqual(
+      [
+        "processingId",
+        "senders.0.facility",
+        "senders.1.addresses.0",
+        "senders.1.application",
+        "senders.2.addresses",
+        "senders.3.facility",
+      ].sort(),
+    );
+    expect((await admin.inject({ method: "GET", url: "/api/inbound-senders" })).json()).toEqual(SENDERS);
+    // The receiving facilities are kept when the senders change.
+    expect((await admin.inject({ method: "GET", url: "/api/inbound-facilities" })).json()).toEqual({
+      facilities: [{ facility: FACILITY, application: "CORECARE" }],
+    });
+  });
+
   test("garbage, broken segments, wrong encoding, an over-size message and 200 quick connections leave the server up and the data unchanged", async () => {
     const before = await allPatients(admin);
     const logBefore = await log(admin);
@@ -304,33 +601,43 @@ describe("inbound HL7 ADT over MLLP", () => {
     expect(readAck(await client.send(broken))).toMatchObject({ code: "AR", errCode: "100" });
     const badDelimiters = "MSH|^^^^|EPIC|X|CORECARE|" + FACILITY + "|2026||ADT^A04|Z1|P|2.5.1";
     expect(readAck(await client.send(badDelimiters)).code).toBe("AR");
-    // Latin-1 bytes in a message that declares UTF-8.
+    // Latin-1 bytes in a message that declares UTF-8: AR naming MSH-18, with the control id read.
+    const latinId = nextControlId();
     const latin1 = Buffer.concat([
       Buffer.from([MLLP_START]),
       Buffer.from(
-        adt({ controlId: nextControlId(), mrn: "B2", facility: FACILITY, pid: { 5: "Muñoz^José" } }),
+        adt({ controlId: latinId, mrn: "B2", facility: FACILITY, pid: { 5: "Muñoz^José" } }),
         "latin1",
       ),
       MLLP_END,
     ]);
-    expect(readAck(await client.send(latin1))).toMatchObject({ code: "AR", errLocation: "MSH^1^18^1" });
+    expect(readAck(await client.send(latin1))).toMatchObject({
+      code: "AR",
+      errLocation: "MSH^1^18^1",
+      controlId: latinId,
+    });
     // A frame end with no start, and bytes before a start block, are read as far as they go.
     expect(readAck(await client.send(Buffer.concat([Buffer.from("\u001c\r")]))).code).toBe("AR");
     client.close();
 
-    // Over the size limit, unended: the connection is closed, nothing read to its end.
+    // Over the size limit and unended: past eight times the limit it is answered AR and closed.
     const big = await MllpClient.open(port);
-    big.write(Buffer.concat([Buffer.from([MLLP_START]), Buffer.alloc(INBOUND.maxMessageBytes * 3, "A")]));
+    const unended = big.next();
+    big.write(Buffer.concat([Buffer.from([MLLP_START]), Buffer.alloc(INBOUND.maxMessageBytes * 10, "A")]));
+    expect(readAck(await unended)).toMatchObject({ code: "AR", errCode: "104" });
     await big.closed;
-    // Over the size limit and ended (10 MB): closed too.
+    // Over the size limit and ended (10 MB): answered AR naming the limit and the control id, then closed.
     const huge = await MllpClient.open(port);
+    const hugeId = nextControlId();
     const tenMb = adt({
-      controlId: nextControlId(),
+      controlId: hugeId,
       mrn: "HUGE",
       facility: FACILITY,
       pid: { 6: "x".repeat(10 * 1024 * 1024) },
     });
-    huge.write(frameMllp(tenMb));
+    const hugeAck = readAck(await huge.send(tenMb));
+    expect(hugeAck).toMatchObject({ code: "AR", controlId: hugeId, errCode: "104" });
+    expect(hugeAck.text).toContain(`${INBOUND.maxMessageBytes} bytes`);
     await huge.closed;
 
     // 200 connections at once, each leaving half a message: those past the limit are closed on arrival.

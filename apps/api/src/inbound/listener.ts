@@ -1,15 +1,23 @@
 import { createServer, type AddressInfo, type Server, type Socket } from "node:net";
+import { createServer as createTlsServer } from "node:tls";
 import type { FastifyBaseLogger } from "fastify";
 import type { InboundHl7Config } from "../config.js";
 import type { Db } from "../db/index.js";
-import { frameMllp, MLLP_END, MLLP_START } from "../delivery/mllp.js";
-import { internalErrorAck, receiveMessageRetrying } from "./service.js";
+import { frameMllp } from "../delivery/mllp.js";
+import { buildAck, headerOfBytes } from "./ack.js";
+import { MllpFrameReader, type Frame } from "./frames.js";
+import { internalErrorAck, receiveFrame, type FrameAnswer } from "./service.js";
+
+/** How long a connection closed after its last ACK is read (and dropped) before it is cut off. */
+const CLOSE_GRACE_MS = 5_000;
 
 /**
- * The inbound MLLP listener (HL7 v2.5.1 Appendix C): each frame is answered with its ACK on the same
- * connection, one at a time in the order received (original acknowledgment mode). A frame longer than
- * `maxMessageBytes`, a connection past `maxConnections` and a connection idle for
- * `idleTimeoutSeconds` are closed; nothing they sent is applied.
+ * The inbound MLLP listener (HL7 v2.5.1 Appendix C), over TCP or, with `tls` configured, over TLS
+ * (with a client certificate required when a CA is given). Each frame is answered with its ACK on the
+ * same connection, one at a time in the order received (original acknowledgment mode); a batch with
+ * a batch of ACKs. A frame longer than `maxMessageBytes` is read to its end, not kept, and answered AR
+ * naming the limit; one still unended after eight times the limit is answered so and its connection
+ * closed. A connection past `maxConnections` and a connection idle for `idleTimeoutSeconds` are closed.
  */
 export class InboundListener {
   private server: Server | undefined;
@@ -23,10 +31,28 @@ export class InboundListener {
   ) {}
 
   async start(): Promise<void> {
-    const server = createServer((socket) => this.accept(socket));
+    const { tls } = this.config;
+    const server =
+      tls === undefined
+        ? createServer((socket) => this.accept(socket))
+        : createTlsServer(
+            {
+              cert: tls.cert,
+              key: tls.key,
+              ca: tls.ca,
+              requestCert: tls.ca !== undefined,
+              rejectUnauthorized: tls.ca !== undefined,
+              minVersion: "TLSv1.2",
+            },
+            (socket) => this.accept(socket),
+          );
     // Past the limit Node closes a new connection at once, before any byte is read.
     server.maxConnections = this.config.maxConnections;
     server.on("drop", () => this.log.warn("inbound HL7: connection refused, too many open"));
+    // A failed handshake (no or a wrong client certificate, not TLS at all): its socket is closed.
+    server.on("tlsClientError", (error: Error & { code?: unknown }) =>
+      this.log.warn({ code: error.code }, "inbound HL7: TLS handshake refused"),
+    );
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(this.config.port, this.config.host, () => {
@@ -37,7 +63,9 @@ export class InboundListener {
     server.on("error", (error) => this.log.error({ err: error }, "inbound HL7 listener error"));
     this.server = server;
     const { address, port } = server.address() as AddressInfo;
-    this.log.info(`inbound HL7 (MLLP) listening on ${address}:${port}`);
+    this.log.info(
+      `inbound HL7 (MLLP${tls === undefined ? "" : " over TLS"}) listening on ${address}:${port}`,
+    );
   }
 
   /** The port it listens on (the one the OS chose for port 0). */
@@ -63,79 +91,87 @@ export class InboundListener {
     socket.setTimeout(this.config.idleTimeoutSeconds * 1000, () => socket.destroy());
     socket.on("close", () => this.sockets.delete(socket));
     socket.on("error", () => socket.destroy());
+    const peer = { address: socket.remoteAddress ?? "" };
 
     const limit = this.config.maxMessageBytes;
-    let chunks: Buffer[] = [];
-    let buffered = 0;
+    const reader = new MllpFrameReader(limit, 8 * limit);
+    const queue: Frame[] = [];
     let busy = false;
-
-    const takeFrame = (): Buffer | undefined => {
-      if (chunks.length > 1) chunks = [Buffer.concat(chunks)];
-      const buffer = chunks[0];
-      if (buffer === undefined) return undefined;
-      const end = buffer.indexOf(MLLP_END);
-      if (end === -1) return undefined;
-      const start = buffer.indexOf(MLLP_START);
-      // Bytes before the start block are not part of any frame.
-      const frame = buffer.subarray(start === -1 || start > end ? 0 : start + 1, end);
-      const rest = buffer.subarray(end + MLLP_END.length);
-      chunks = rest.length === 0 ? [] : [rest];
-      buffered = rest.length;
-      return frame;
-    };
+    let closing = false;
 
     const pump = async () => {
       if (busy) return;
       busy = true;
       socket.pause();
       try {
-        for (let frame = takeFrame(); frame !== undefined; frame = takeFrame()) {
-          if (frame.length > limit) {
-            tooLong();
-            return;
+        for (let frame = queue.shift(); frame !== undefined; frame = queue.shift()) {
+          if (frame.kind === "oversize") {
+            socket.write(frameMllp(this.oversizeAck(frame)));
+            if (!frame.ended) {
+              closeAfterAck();
+              return;
+            }
+            continue;
           }
-          const ack = await this.handle(frame);
+          const ack = await this.handle(frame.bytes, peer);
           if (socket.destroyed) return;
           socket.write(frameMllp(ack));
         }
-        // What is left is a frame not yet ended: past the limit, it is never read to its end.
-        if (buffered > limit + MLLP_END.length + 1) tooLong();
       } finally {
         busy = false;
-        if (!socket.destroyed) socket.resume();
+        if (!socket.destroyed && !closing) socket.resume();
       }
     };
 
-    const tooLong = () => {
-      this.log.warn("inbound HL7: message over the size limit, connection closed");
-      chunks = [];
-      buffered = 0;
-      socket.destroy();
+    // The sender is told, then the connection is ended; what it still sends is read and dropped.
+    const closeAfterAck = () => {
+      closing = true;
+      queue.length = 0;
+      socket.end();
+      socket.resume();
+      setTimeout(() => socket.destroy(), CLOSE_GRACE_MS).unref();
     };
 
     socket.on("data", (chunk: Buffer) => {
-      chunks.push(chunk);
-      buffered += chunk.length;
-      // While a message is applied the socket is paused; what came with it is bounded all the same.
-      if (buffered > 2 * (limit + MLLP_END.length + 1)) {
-        tooLong();
-        return;
-      }
+      if (closing) return;
+      queue.push(...reader.push(chunk));
       void pump();
     });
   }
 
-  private handle(frame: Buffer): Promise<string> {
-    const work = receiveMessageRetrying(this.db, frame).then(
-      ({ ack, summary }) => {
-        // The outcome only: control id, type, tenant and field at fault; never a value (PHI).
-        this.log.info({ inbound: summary }, "inbound HL7 message");
+  /** AR naming the size limit, with the control id when the frame's MSH could be read. */
+  private oversizeAck(frame: Extract<Frame, { kind: "oversize" }>): string {
+    const header = headerOfBytes(frame.head);
+    this.log.warn(
+      { inbound: { outcome: "AR", controlId: header.controlId, errorField: "MSH", size: frame.size } },
+      frame.ended
+        ? "inbound HL7: message over the size limit, answered AR"
+        : "inbound HL7: message over the size limit and unended, answered AR and closed",
+    );
+    const limit = this.config.maxMessageBytes;
+    return buildAck(header, {
+      code: "AR",
+      text: frame.ended
+        ? `The message is over this receiver's size limit of ${limit} bytes.`
+        : `The message is over this receiver's size limit of ${limit} bytes; the connection is closed.`,
+      error: { location: "MSH", code: "valueTooLong" },
+    });
+  }
+
+  private handle(frame: Buffer, peer: { address: string }): Promise<string> {
+    const work = receiveFrame(this.db, frame, peer).then(
+      ({ ack, summaries }: FrameAnswer) => {
+        for (const summary of summaries) {
+          const { failure, ...outcome } = summary;
+          // The outcome only: control id, type, tenant and field at fault; never a value (PHI).
+          if (failure === undefined) this.log.info({ inbound: outcome }, "inbound HL7 message");
+          else this.log.error({ inbound: outcome, ...failure }, "inbound HL7: message not processed");
+        }
         return ack;
       },
       (error: unknown) => {
-        const code = (error as { code?: unknown }).code;
         this.log.error(
-          { errName: error instanceof Error ? error.name : typeof error, code },
+          { errName: error instanceof Error ? error.name : typeof error },
           "inbound HL7: message not processed",
         );
         return internalErrorAck(frame);

@@ -5,6 +5,7 @@ import { rowsOf } from "../db/index.js";
 import { inboundMessages, patients } from "../db/schema.js";
 import { createTestApp, inspect, type TestApp, type TestTenant } from "../../test/helpers.js";
 import { setInboundFacilities } from "./facilities.js";
+import { setInboundSenders } from "./senders.js";
 import { receiveMessageRetrying } from "./service.js";
 
 // Two connections at once on one database: a PostgreSQL server's work (PGlite has one session).
@@ -17,6 +18,10 @@ describe("inbound ADT for a new MRN created meanwhile by another message", () =>
     t = await createTestApp();
     tenant = await t.createTestTenant({ role: "admin" });
     await setInboundFacilities(t.db, tenant.tenantId, [{ facility }]);
+    await setInboundSenders(t.db, tenant.tenantId, {
+      senders: [{ application: "EHR", facility: "CLINIC", addresses: ["127.0.0.1"] }],
+      processingId: "P",
+    });
   });
   afterAll(async () => t.close());
 
@@ -42,7 +47,7 @@ describe("inbound ADT for a new MRN created meanwhile by another message", () =>
         dob: "1960-01-01",
         sex: "F",
       });
-      answer = receiveMessageRetrying(t.db, message);
+      answer = receiveMessageRetrying(t.db, message, { address: "127.0.0.1" });
       // Until the message's insert is waiting on this transaction's row lock.
       for (;;) {
         const rows = await inspect(() =>

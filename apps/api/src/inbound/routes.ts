@@ -3,13 +3,18 @@ import {
   InboundFacilitiesBodySchema,
   InboundMessageListQuerySchema,
   InboundMessageSchema,
+  InboundSendersBodySchema,
   listOf,
 } from "@core-care/schema";
 import { authOf } from "../plugins/auth-context.js";
 import { getInboundFacilities, setInboundFacilities } from "./facilities.js";
+import { getInboundSenders, setInboundSenders } from "./senders.js";
 import { listInboundMessages } from "./service.js";
 
-/** The practice's inbound HL7 log and the receiving facilities that choose it (admins). */
+/**
+ * The practice's inbound HL7 log, the receiving facilities that choose it, and the senders and
+ * processing id whose messages it applies (admins).
+ */
 const inboundRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/inbound-messages",
@@ -38,6 +43,21 @@ const inboundRoutes: FastifyPluginAsyncZod = async (app) => {
       const facilities = await setInboundFacilities(app.db, tenantId, request.body.facilities);
       await request.audit("update", "inbound-facilities", tenantId);
       return { facilities };
+    },
+  );
+
+  app.get("/inbound-senders", { schema: { response: { 200: InboundSendersBodySchema } } }, async (request) =>
+    getInboundSenders(app.db, authOf(request).tenantId),
+  );
+
+  app.put(
+    "/inbound-senders",
+    { schema: { body: InboundSendersBodySchema, response: { 200: InboundSendersBodySchema } } },
+    async (request) => {
+      const tenantId = authOf(request).tenantId;
+      const saved = await setInboundSenders(app.db, tenantId, request.body);
+      await request.audit("update", "inbound-senders", tenantId);
+      return saved;
     },
   );
 };

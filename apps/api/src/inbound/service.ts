@@ -1,10 +1,13 @@
 import { and, count, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import type { Hl7Message } from "@medplum/core";
 import { objectId } from "@core-care/survey-engine";
 import type {
   InboundFacility,
   InboundMessage,
   InboundMessageListQuery,
   InboundOutcome,
+  InboundProcessingId,
+  InboundSender,
   Patient,
 } from "@core-care/schema";
 import type { Db, Tx } from "../db/index.js";
@@ -13,17 +16,12 @@ import { isUniqueViolation } from "../db/errors.js";
 import { AppError } from "../errors.js";
 import { audit } from "../services/audit.js";
 import { createPatient, getPatient, updatePatient } from "../services/patients.js";
+import { buildAck, headerOf, headerOfBytes, type AckContent, type AckHeader } from "./ack.js";
 import { patientAfter, readPatient } from "./adt.js";
+import { batchAnswer, readBatchFile } from "./batch.js";
 import { ADT, ADT_EVENTS, type AdtEvent, type Hl7ErrorCode } from "./codes.js";
-import {
-  buildAck,
-  EMPTY_HEADER,
-  headerOf,
-  Hl7Message,
-  Hl7ReadError,
-  type AckContent,
-  type AckHeader,
-} from "./hl7-message.js";
+import { Hl7ReadError, parseMessage, repetitions } from "./hl7.js";
+import { checkSender, DEFAULT_PROCESSING_ID, peerAddress } from "./senders.js";
 
 /** What happened to one message, for the server's log line: never a field's value (PHI). */
 export interface InboundOutcomeSummary {
@@ -34,11 +32,26 @@ export interface InboundOutcomeSummary {
   /** True when the control id had been applied before and its stored ACK was sent again. */
   repeat?: boolean;
   errorField?: string;
+  /** The message came in a batch (FHS/BHS). */
+  batch?: boolean;
+  /** The message could not be handled (the database is down): its error's name and code. */
+  failure?: { errName: string; code?: unknown };
 }
 
 export interface InboundAnswer {
   ack: string;
   summary: InboundOutcomeSummary;
+}
+
+/** The answer to one MLLP frame: its ACK (a batch of ACKs for a batch) and each message's outcome. */
+export interface FrameAnswer {
+  ack: string;
+  summaries: InboundOutcomeSummary[];
+}
+
+/** Where a connection comes from: the address its sender must be allowed. */
+export interface InboundPeer {
+  address: string;
 }
 
 /** Character sets MSH-18 may name (HL7 table 0211) that the listener reads. */
@@ -48,7 +61,10 @@ const UTF8_OR_ASCII = new Set(["", "UNICODE UTF-8", "ASCII"]);
 /** MSH-18 read from the raw bytes: MSH is ASCII, whatever the message's character set. */
 function declaredCharset(bytes: Buffer): string {
   const end = bytes.findIndex((b) => b === 0x0d || b === 0x0a);
-  const msh = bytes.subarray(0, end === -1 ? Math.min(bytes.length, 4096) : end).toString("latin1");
+  const msh = bytes
+    .subarray(0, end === -1 ? Math.min(bytes.length, 4096) : end)
+    .toString("latin1")
+    .replace(/^\s+/, "");
   const separator = msh[3] ?? "|";
   return (
     (msh.split(separator)[17] ?? "")
@@ -63,14 +79,26 @@ const reject = (header: AckHeader, text: string, location: string, code: Hl7Erro
   summary: { outcome: "AR", controlId: header.controlId, errorField: location },
 });
 
+/** A practice's inbound set-up, as the listener reads it for each message. */
+export interface InboundSetup {
+  tenantId: string;
+  senders: InboundSender[];
+  processingId: InboundProcessingId;
+}
+
 /** The practice whose receiving facility (MSH-6) and application (MSH-5) the message is sent to. */
 export async function tenantForFacility(
   db: Db,
   application: string[],
   facility: string[],
-): Promise<{ tenantId: string } | "ambiguous" | undefined> {
+): Promise<InboundSetup | "ambiguous" | undefined> {
   const rows = await db
-    .select({ id: tenants.id, facilities: sql<InboundFacility[]>`${tenants.settings}->'inboundFacilities'` })
+    .select({
+      id: tenants.id,
+      facilities: sql<InboundFacility[]>`${tenants.settings}->'inboundFacilities'`,
+      senders: sql<InboundSender[] | null>`${tenants.settings}->'inboundSenders'`,
+      processingId: sql<InboundProcessingId | null>`${tenants.settings}->>'inboundProcessingId'`,
+    })
     .from(tenants)
     .where(isNotNull(sql`${tenants.settings}->'inboundFacilities'`));
   // HD: namespace id (component 1) or universal id (component 2, an OID), compared without case.
@@ -87,7 +115,12 @@ export async function tenantForFacility(
   );
   if (matches.length > 1) return "ambiguous";
   const [match] = matches;
-  return match === undefined ? undefined : { tenantId: match.id };
+  if (match === undefined) return undefined;
+  return {
+    tenantId: match.id,
+    senders: Array.isArray(match.senders) ? match.senders : [],
+    processingId: match.processingId ?? DEFAULT_PROCESSING_ID,
+  };
 }
 
 interface Applied {
@@ -176,7 +209,7 @@ async function applyOnce(
   decide: (tx: Tx) => Promise<Applied>,
 ): Promise<InboundAnswer> {
   const sendingFacility = header.sendingFacility.join("^");
-  const messageType = message.repetitions("MSH", 9)[0]?.slice(0, 2).join("^") ?? "";
+  const messageType = repetitions(message, "MSH", 9)[0]?.slice(0, 2).join("^") ?? "";
   return db.transaction(async (tx) => {
     const id = objectId();
     const claimed = await tx
@@ -238,11 +271,43 @@ async function applyOnce(
 }
 
 /**
- * Answers one inbound MLLP frame with its acknowledgment: AA applied (or applied before), AE a field at
- * fault (named in ERR), AR a message refused whole (unreadable, unknown receiving facility, a type or
- * event not taken). Only an applied AA changes a patient.
+ * A message addressed to a practice that it does not apply (not one of its senders, or another
+ * processing id): answered AR and written to the practice's audit log, with no claim on its control id
+ * (so a stranger cannot take one its sender will use) and nothing of the message but its header.
  */
-export async function receiveMessage(db: Db, bytes: Buffer): Promise<InboundAnswer> {
+async function refuseForPractice(
+  db: Db,
+  setup: InboundSetup,
+  header: AckHeader,
+  peer: InboundPeer,
+  refusal: { reason: "sender" | "processing-id"; location: string; text: string; code: Hl7ErrorCode },
+): Promise<InboundAnswer> {
+  await audit(db, {
+    tenantId: setup.tenantId,
+    userId: null,
+    action: "denied",
+    entity: "inbound-message",
+    ip: peerAddress(peer.address).address || null,
+    details: {
+      reason: refusal.reason,
+      sendingApplication: header.sendingApplication.join("^"),
+      sendingFacility: header.sendingFacility.join("^"),
+      controlId: header.controlId,
+      processingId: header.processingId,
+      errorField: refusal.location,
+    },
+  });
+  const answer = reject(header, refusal.text, refusal.location, refusal.code);
+  return { ...answer, summary: { ...answer.summary, tenantId: setup.tenantId } };
+}
+
+/**
+ * Answers one inbound message with its acknowledgment: AA applied (or applied before), AE a field at
+ * fault (named in ERR), AR a message refused whole (unreadable, unknown receiving facility, not from
+ * one of the practice's senders, another processing id, a type or event not taken). Only an applied AA
+ * changes a patient. Every answer echoes the message's control id whenever its MSH can be read.
+ */
+export async function receiveMessage(db: Db, bytes: Buffer, peer: InboundPeer): Promise<InboundAnswer> {
   const charset = declaredCharset(bytes);
   let text: string;
   if (LATIN1.has(charset)) {
@@ -251,18 +316,23 @@ export async function receiveMessage(db: Db, bytes: Buffer): Promise<InboundAnsw
     try {
       text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
     } catch {
-      return reject(EMPTY_HEADER, "The message is not valid UTF-8.", "MSH-18", "dataType");
+      return reject(headerOfBytes(bytes), "The message is not valid UTF-8.", "MSH-18", "dataType");
     }
   } else {
-    return reject(EMPTY_HEADER, "MSH-18 names a character set that is not taken.", "MSH-18", "dataType");
+    return reject(
+      headerOfBytes(bytes),
+      "MSH-18 names a character set that is not taken.",
+      "MSH-18",
+      "dataType",
+    );
   }
 
   let message: Hl7Message;
   try {
-    message = Hl7Message.parse(text.replace(/^\s+/, ""));
+    message = parseMessage(text.replace(/^\s+/, ""));
   } catch (error) {
     if (!(error instanceof Hl7ReadError)) throw error;
-    return reject(EMPTY_HEADER, error.message, error.location, error.code);
+    return reject(headerOfBytes(bytes), error.message, error.location, error.code);
   }
   const header = headerOf(message);
   if (header.controlId === "")
@@ -282,8 +352,26 @@ export async function receiveMessage(db: Db, bytes: Buffer): Promise<InboundAnsw
     );
   }
 
+  const sender = checkSender(found.senders, header.sendingApplication, header.sendingFacility, peer.address);
+  if (!sender.ok) {
+    return refuseForPractice(db, found, header, peer, {
+      reason: "sender",
+      location: sender.location,
+      text: sender.text,
+      code: "unknownKey",
+    });
+  }
+  if (header.processingId.toUpperCase() !== found.processingId) {
+    return refuseForPractice(db, found, header, peer, {
+      reason: "processing-id",
+      location: "MSH-11",
+      text: `This practice applies only messages of processing id ${found.processingId} (MSH-11).`,
+      code: "unsupportedProcessingId",
+    });
+  }
+
   const { tenantId } = found;
-  const type = message.repetitions("MSH", 9)[0] ?? [];
+  const type = repetitions(message, "MSH", 9)[0] ?? [];
   const event = (type[1] ?? "").trim() as AdtEvent;
   return applyOnce(db, tenantId, message, header, async (tx) => {
     if (type[0] !== ADT) {
@@ -312,28 +400,67 @@ export async function receiveMessage(db: Db, bytes: Buffer): Promise<InboundAnsw
  * `receiveMessage`, run again once when two messages created the same new MRN at once: its transaction
  * (log row included) has rolled back, the other patient is committed, and the message becomes an update.
  */
-export async function receiveMessageRetrying(db: Db, bytes: Buffer): Promise<InboundAnswer> {
+export async function receiveMessageRetrying(
+  db: Db,
+  bytes: Buffer,
+  peer: InboundPeer,
+): Promise<InboundAnswer> {
   try {
-    return await receiveMessage(db, bytes);
+    return await receiveMessage(db, bytes, peer);
   } catch (error) {
     if (!(error instanceof MrnTaken) && !isUniqueViolation(error)) throw error;
-    return receiveMessage(db, bytes);
+    return receiveMessage(db, bytes, peer);
   }
 }
 
 /** The answer when the message could not be handled (the database is down): nothing was kept. */
 export function internalErrorAck(bytes: Buffer): string {
-  let header = EMPTY_HEADER;
-  try {
-    header = headerOf(Hl7Message.parse(bytes.toString("latin1")));
-  } catch {
-    // an unreadable message gets an ACK with an empty MSA-2
-  }
-  return buildAck(header, {
+  return buildAck(headerOfBytes(bytes), {
     code: "AE",
     text: "The message could not be processed now; send it again.",
     error: { location: "MSH", code: "applicationError" },
   });
+}
+
+/** One message, answered AE when it could not be handled (nothing of it kept; its sender sends again). */
+async function receiveOne(db: Db, bytes: Buffer, peer: InboundPeer): Promise<InboundAnswer> {
+  try {
+    return await receiveMessageRetrying(db, bytes, peer);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    return {
+      ack: internalErrorAck(bytes),
+      summary: {
+        outcome: "AE",
+        controlId: headerOfBytes(bytes).controlId,
+        failure: { errName: error instanceof Error ? error.name : typeof error, code },
+      },
+    };
+  }
+}
+
+/**
+ * Answers one MLLP frame: a message with its ACK; a batch (FHS/BHS) with a batch of ACKs, each of its
+ * messages taken on its own, one after the other, in its order.
+ */
+export async function receiveFrame(db: Db, bytes: Buffer, peer: InboundPeer): Promise<FrameAnswer> {
+  const file = readBatchFile(bytes);
+  if (file === undefined) {
+    const { ack, summary } = await receiveOne(db, bytes, peer);
+    return { ack, summaries: [summary] };
+  }
+  const summaries: InboundOutcomeSummary[] = [];
+  const acks: string[][] = [];
+  for (const batch of file.batches) {
+    const answers: string[] = [];
+    for (const message of batch.messages) {
+      const { ack, summary } = await receiveOne(db, message, peer);
+      answers.push(ack);
+      summaries.push({ ...summary, batch: true });
+    }
+    acks.push(answers);
+  }
+  return { ack: batchAnswer(file, acks), summaries };
 }
 
 function toInboundMessage(row: typeof inboundMessages.$inferSelect): InboundMessage {

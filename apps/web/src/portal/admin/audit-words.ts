@@ -54,6 +54,7 @@ const ENTITY_WORDS: Record<string, string> = {
   "audit-log": "Audit log",
   "inbound-message": "Inbound messages",
   "inbound-facilities": "Inbound receiving facilities",
+  "inbound-senders": "Inbound senders",
   "patient-list": "Patient list",
   "delivery-list": "Delivery list",
   "survey-result-list": "Survey result list",
