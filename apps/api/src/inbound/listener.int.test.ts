@@ -542,18 +542,34 @@ describe("inbound HL7 ADT over MLLP", () => {
     expect(await patientsWithMrn(admin, mrn)).toHaveLength(1);
   });
 
-  test("a CR escaped in a name (\\X0D\\) is stored as a space, and an ACK never echoes a block character", async () => {
+  test("a CR escaped in a name (\\X0D\\) is stored as a space, never as a CR", async () => {
     const mrn = `MRN-${nextControlId()}`;
-    const id = `${nextControlId()}\u000bX`;
     const client = await MllpClient.open(port);
-    const raw = await client.send(
-      adt({ controlId: id, mrn, facility: FACILITY, pid: { 5: "Doe\\X0D\\Smith^Jane\\X0A\\Ann^^^^^L" } }),
+    const ack = await client.send(
+      adt({
+        controlId: nextControlId(),
+        mrn,
+        facility: FACILITY,
+        pid: { 5: "Doe\\X0D\\Smith^Jane\\X0A\\Ann^^^^^L" },
+      }),
     );
     client.close();
-    expect(raw).not.toMatch(/[\u000b\u001c]/);
-    expect(readAck(raw)).toMatchObject({ code: "AA", controlId: id.replace("\u000b", "\\X0B\\") });
+    expect(readAck(ack).code).toBe("AA");
     const [patient] = await patientsWithMrn(admin, mrn);
     expect(patient).toMatchObject({ lastName: "Doe Smith", firstName: "Jane Ann" });
+  });
+
+  test("an ACK never echoes an MLLP block character the message carried", async () => {
+    const mrn = `MRN-${nextControlId()}`;
+    const id = `${nextControlId()}\u000bX\u001cY`;
+    const client = await MllpClient.open(port);
+    const raw = await client.send(adt({ controlId: id, mrn, facility: FACILITY }));
+    client.close();
+    expect(raw).not.toMatch(/[\u000b\u001c]/);
+    expect(readAck(raw)).toMatchObject({
+      code: "AA",
+      controlId: id.replace("\u000b", "\\X0B\\").replace("\u001c", "\\X1C\\"),
+    });
   });
 
   test("senders are validated, and saved apart from the practice's other settings", async () => {
