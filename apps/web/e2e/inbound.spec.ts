@@ -40,9 +40,9 @@ function sendMllp(port: number, message: string): Promise<string> {
   });
 }
 
-const adt = (facility: string, controlId: string, mrn: string, dob: string) =>
+const adt = (facility: string, controlId: string, mrn: string, dob: string, sender = "EHR|CLINIC") =>
   [
-    `MSH|^~\\&|EHR|CLINIC|CORECARE|${facility}|20261127010000||ADT^A04^ADT_A01|${controlId}|P|2.5.1`,
+    `MSH|^~\\&|${sender}|CORECARE|${facility}|20261127010000||ADT^A04^ADT_A01|${controlId}|P|2.5.1`,
     "EVN|A04|20261127010000",
     `PID|1||${mrn}^^^EHR^MR||Inbound^Ivy||${dob}|F`,
   ].join("\r");
@@ -63,7 +63,7 @@ test.describe("inbound messages", () => {
     await server?.stop();
   });
 
-  test("an admin names the receiving facility and reads what the EHR sent, with the field at fault", async ({
+  test("an admin names the receiving facility and the EHR as sender, and reads what it sent, with the field at fault", async ({
     page,
   }) => {
     const stamp = randomBytes(3).toString("hex").toUpperCase();
@@ -85,6 +85,32 @@ test.describe("inbound messages", () => {
     await page.getByLabel("Receiving facility (MSH-6)").fill(facility);
     await page.getByRole("button", { name: "Save facilities" }).click();
     await expect(page.getByText("Receiving facilities saved.")).toBeVisible();
+
+    // The facility is named, the sender not yet: still rejected.
+    await expect(page.getByText("No sender yet: inbound messages are rejected.")).toBeVisible();
+    expect(await sendMllp(inboundPort, adt(facility, `S${stamp}`, `IN-${stamp}`, "19700101"))).toMatch(
+      /\rMSA\|AR\|S.*\rERR\|\|MSH\^1\^4\^1\|/s,
+    );
+
+    // The EHR as sender, from this machine; a mistyped address is named beside its field.
+    await page.getByRole("button", { name: "Add a sender" }).click();
+    await page.getByLabel("Sending application (MSH-3)").fill("EHR");
+    await page.getByLabel("Sending facility (MSH-4)").fill("CLINIC");
+    const addresses = page.getByLabel("Addresses allowed");
+    await addresses.fill("127.0.0.1, 10.0.0.300");
+    await page.getByRole("button", { name: "Save senders" }).click();
+    await expect(page.getByText("Please correct the field marked below.")).toBeVisible();
+    await expect(addresses).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByText("10.0.0.300: Must be an IP address")).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    await addresses.fill("127.0.0.1, ::1");
+    await expect(page.getByLabel("Messages applied (MSH-11 processing id)")).toHaveValue("P");
+    await page.getByRole("button", { name: "Save senders" }).click();
+    await expect(page.getByText("Senders saved.")).toBeVisible();
+    // A sender the practice does not name is rejected, naming it.
+    expect(
+      await sendMllp(inboundPort, adt(facility, `X${stamp}`, `IN-${stamp}`, "19700101", "ROGUE|LAB")),
+    ).toMatch(/\rMSA\|AR\|X\w+\|The sender ROGUE of LAB/);
 
     expect(await sendMllp(inboundPort, adt(facility, `G${stamp}`, `IN-${stamp}`, "19700101"))).toMatch(
       /\rMSA\|AA\|/,
