@@ -243,7 +243,7 @@ test.describe("locations and interfaces", () => {
 });
 
 test.describe("tenants", () => {
-  test("a system admin creates and renames a tenant", async ({ page }) => {
+  test("a system admin creates and renames a tenant, its inbound set-up kept", async ({ page }) => {
     await login(page, DEMO_USERS.sysadmin, { redirect: "/reports" });
     await page.getByRole("button", { name: "Administration" }).click();
     await page.getByRole("link", { name: "Tenants" }).click();
@@ -258,12 +258,30 @@ test.describe("tenants", () => {
     const row = page.locator("table.data tbody tr").filter({ hasText: id });
     await expect(row).toContainText("E2E Clinic");
     await expectNoSeriousA11yViolations(page);
+    // What is set elsewhere (the inbound set-up on "Inbound messages", the CDA contact) is not the
+    // tenant form's: a rename keeps it.
+    const inbound = {
+      contact: { phone: "555-0100" },
+      inboundFacilities: [{ facility: `FAC-${id}` }],
+      inboundSenders: [{ application: "EHR", facility: "CLINIC", addresses: ["10.1.2.0/24"] }],
+      inboundProcessingId: "T",
+    };
+    const put = await page.request.put(`/api/tenants/${id}`, {
+      headers: XHR,
+      data: { name: "E2E Clinic", settings: { teleAwvEmail: true, alternateFalls: false, ...inbound } },
+    });
+    expect(put.ok(), await put.text()).toBe(true);
+    await page.reload();
     await page.getByRole("button", { name: "Edit E2E Clinic" }).click();
     const edit = page.getByRole("dialog", { name: "Edit tenant" });
     await expect(edit.getByLabel("Id")).toHaveAttribute("readonly", "");
     await edit.getByLabel("Name").fill("E2E Clinic Renamed");
     await edit.getByRole("button", { name: "Save" }).click();
     await expect(row).toContainText("E2E Clinic Renamed");
+    const saved = (await (await page.request.get(`/api/tenants/${id}`)).json()) as {
+      settings: Record<string, unknown>;
+    };
+    expect(saved.settings).toMatchObject(inbound);
   });
 });
 

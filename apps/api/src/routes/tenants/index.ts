@@ -9,6 +9,7 @@ import {
   TenantRefSchema,
   TenantSchema,
   TenantUpdateSchema,
+  type Tenant,
 } from "@core-care/schema";
 import { z } from "zod";
 import { authOf } from "../../plugins/auth-context.js";
@@ -21,12 +22,29 @@ import { toTenant } from "../../services/users.js";
 import { enterTenantAsSysAdmin } from "../../services/account.js";
 import { assertFacilitiesFree } from "../../inbound/facilities.js";
 
+/** Settings that are edited elsewhere (the CDA contact, the inbound set-up on "Inbound messages"). */
+const EDITED_ELSEWHERE = ["contact", "inboundFacilities", "inboundSenders", "inboundProcessingId"] as const;
+
+/**
+ * A tenant as its system administrators read and edit it (GET, POST and PUT /api/tenants): with the
+ * settings edited elsewhere too, so that an edit of the practice can send them back unchanged. Every
+ * other user reads `toTenant`'s.
+ */
+function tenantRecord(row: typeof tenants.$inferSelect): Tenant {
+  const tenant = toTenant(row);
+  const settings: Record<string, unknown> = { ...tenant.settings };
+  for (const key of EDITED_ELSEWHERE) if (row.settings[key] !== undefined) settings[key] = row.settings[key];
+  return { ...tenant, settings: settings as Tenant["settings"] };
+}
+
 const tenantsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const loadTenant = async (id: string) => {
+  const readTenant = async (id: string) => {
     const [row] = await app.db.select().from(tenants).where(eq(tenants.id, id)).limit(1);
     if (row === undefined) throw notFound("Tenant");
-    return toTenant(row);
+    return row;
   };
+  const loadTenant = async (id: string) => toTenant(await readTenant(id));
+  const loadTenantRecord = async (id: string) => tenantRecord(await readTenant(id));
 
   app.get("/tenants/me", { schema: { response: { 200: TenantSchema } } }, async (request) =>
     loadTenant(authOf(request).tenantId),
@@ -61,7 +79,7 @@ const tenantsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get("/tenants", { schema: { response: { 200: listOf(TenantSchema) } } }, async () => {
     const rows = await app.db.select().from(tenants).orderBy(asc(tenants.id));
-    return { items: rows.map(toTenant), total: rows.length };
+    return { items: rows.map(tenantRecord), total: rows.length };
   });
 
   app.post(
@@ -80,7 +98,7 @@ const tenantsRoutes: FastifyPluginAsyncZod = async (app) => {
         await installBuiltinSurveys(tx, tenant.id);
       });
       await request.audit("create", "tenant", tenant.id);
-      return reply.code(201).send(await loadTenant(tenant.id));
+      return reply.code(201).send(await loadTenantRecord(tenant.id));
     },
   );
 
@@ -89,7 +107,7 @@ const tenantsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/tenants/:id",
     { schema: { params: idParams, response: { 200: TenantSchema } } },
-    async (request) => loadTenant(request.params.id),
+    async (request) => loadTenantRecord(request.params.id),
   );
 
   app.put(
@@ -106,7 +124,7 @@ const tenantsRoutes: FastifyPluginAsyncZod = async (app) => {
         .returning({ id: tenants.id });
       if (updated.length === 0) throw notFound("Tenant");
       await request.audit("update", "tenant", request.params.id);
-      return loadTenant(request.params.id);
+      return loadTenantRecord(request.params.id);
     },
   );
 

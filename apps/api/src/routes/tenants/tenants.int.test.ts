@@ -132,6 +132,35 @@ describe("tenant administration (sysAdmin)", () => {
     expect((await s.inject({ method: "GET", url: `/api/tenants/${id}` })).statusCode).toBe(404);
   });
 
+  test("a sysAdmin reads the settings edited elsewhere (the inbound set-up, the contact); a practice's users do not", async () => {
+    const sys = await t.createTestTenant({ role: "sysAdmin" });
+    const s = await login(t.app, sys.email);
+    const member = await t.createTestTenant({ role: "admin" });
+    const elsewhere = {
+      contact: { phone: "555-0100" },
+      inboundFacilities: [{ facility: `FAC-${objectId()}` }],
+      inboundSenders: [{ application: "EHR", facility: "CLINIC", addresses: ["10.1.2.0/24"] }],
+      inboundProcessingId: "T",
+    };
+    const put = await s.inject({
+      method: "PUT",
+      url: `/api/tenants/${member.tenantId}`,
+      payload: {
+        name: "Member Clinic",
+        settings: { teleAwvEmail: false, alternateFalls: false, ...elsewhere },
+      },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(put.json<Tenant>().settings).toMatchObject(elsewhere);
+    const one = await s.inject({ method: "GET", url: `/api/tenants/${member.tenantId}` });
+    expect(one.json<Tenant>().settings).toMatchObject(elsewhere);
+    const list = await s.inject({ method: "GET", url: "/api/tenants" });
+    const listed = list.json<{ items: Tenant[] }>().items.find((x) => x.id === member.tenantId);
+    expect(listed?.settings).toMatchObject(elsewhere);
+    const own = await (await login(t.app, member.email)).inject({ method: "GET", url: "/api/tenants/me" });
+    expect(Object.keys(own.json<Tenant>().settings)).not.toContain("inboundSenders");
+  });
+
   test("gives a new tenant the built-in surveys", async () => {
     const sys = await t.createTestTenant({ role: "sysAdmin" });
     const s = await login(t.app, sys.email);

@@ -97,9 +97,16 @@ export default function TenantsPage() {
           },
         };
         if (values.safetyAlertEmail) settings.safetyAlertEmail = values.safetyAlertEmail;
-        // Set by the practice's admins on the Inbound messages screen; kept as it is here.
-        if (editing?.settings.inboundFacilities)
-          settings.inboundFacilities = editing.settings.inboundFacilities;
+        // Set elsewhere (the inbound set-up by the practice's admins on Inbound messages, the CDA
+        // contact through the API); kept as it is here.
+        for (const key of [
+          "contact",
+          "inboundFacilities",
+          "inboundSenders",
+          "inboundProcessingId",
+        ] as const) {
+          if (editing?.settings[key] !== undefined) settings[key] = editing.settings[key];
+        }
         return editing ? { name: values.name, settings } : { id: values.id, name: values.name, settings };
       }}
     />
