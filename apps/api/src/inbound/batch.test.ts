@@ -45,7 +45,9 @@ describe("HL7 batches", () => {
     )!;
     const answer = batchAnswer(file, [["MSH|^~\\&|ACK1\rMSA|AA|M1\r"]]).split("\r");
     expect(answer[0]).toMatch(/^FHS\|\^~\\&\|CORE\|FAC\|EHR\|CLINIC\|\d{14}\|\|\|\|A[0-9a-f]{18}\|F\\F\\1$/);
-    expect(answer[1]).toMatch(/^BHS\|\^~\\&\|CORE\|FAC\|EHR\|CLINIC\|\d{14}\|\|\|\|A[0-9a-f]{18}\|B1 $/);
+    expect(answer[1]).toMatch(
+      /^BHS\|\^~\\&\|CORE\|FAC\|EHR\|CLINIC\|\d{14}\|\|\|\|A[0-9a-f]{18}\|B1\\X0B\\$/,
+    );
     expect(answer.slice(2)).toEqual(["MSH|^~\\&|ACK1", "MSA|AA|M1", "BTS|1", "FTS|1", ""]);
   });
 });
