@@ -18,6 +18,7 @@ export function escapeValue(value: string): string {
     .replace(/~/g, "\\R\\")
     .replace(/&/g, "\\T\\")
     .replace(
+      // eslint-disable-next-line no-control-regex -- the control characters are what is escaped
       /[\u0000-\u001f\u007f]/g,
       (c) => `\\X${c.charCodeAt(0).toString(16).padStart(2, "0").toUpperCase()}\\`,
     );
@@ -79,7 +80,7 @@ const HEAD_BYTES = 64 * 1024;
  */
 export function headerOfBytes(bytes: Buffer): AckHeader {
   const lines = bytes.subarray(0, HEAD_BYTES).toString("latin1").split(SEGMENT_BREAK);
-  const msh = lines.map((line) => line.replace(/^[\s\u000b]+/, "")).find((line) => line.startsWith("MSH"));
+  const msh = lines.map((line) => line.replace(/^\s+/, "")).find((line) => line.startsWith("MSH"));
   if (msh === undefined || declaredDelimiters(msh) === undefined) return EMPTY_HEADER;
   try {
     return headerOf(parseMessage(msh));

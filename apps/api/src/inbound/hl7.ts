@@ -95,6 +95,7 @@ export function fieldValue(message: Hl7Message, segment: string, field: number):
 }
 
 /** C0 and C1 control characters and DEL, and the Unicode line and paragraph separators. */
+// eslint-disable-next-line no-control-regex -- the control characters are what is replaced
 const CONTROL_RUN = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
 
 /** A value with each run of control characters made one space. */
