@@ -43,16 +43,22 @@ export class InboundListener {
               requestCert: tls.ca !== undefined,
               rejectUnauthorized: tls.ca !== undefined,
               minVersion: "TLSv1.2",
+              // A connection that never finishes its handshake holds a place no longer than this.
+              handshakeTimeout: Math.min(this.config.idleTimeoutSeconds, 30) * 1000,
             },
             (socket) => this.accept(socket),
           );
     // Past the limit Node closes a new connection at once, before any byte is read.
     server.maxConnections = this.config.maxConnections;
+    // Every connection, a TLS one still in its handshake too, is closed by stop().
+    server.on("connection", (socket: Socket) => this.track(socket));
     server.on("drop", () => this.log.warn("inbound HL7: connection refused, too many open"));
-    // A failed handshake (no or a wrong client certificate, not TLS at all): its socket is closed.
-    server.on("tlsClientError", (error: Error & { code?: unknown }) =>
-      this.log.warn({ code: error.code }, "inbound HL7: TLS handshake refused"),
-    );
+    // A failed handshake (no or a wrong client certificate, not TLS at all, or none within the
+    // handshake timeout): its socket is closed, which a listener of this event has to do.
+    server.on("tlsClientError", (error: Error & { code?: unknown }, socket: Socket) => {
+      this.log.warn({ code: error.code }, "inbound HL7: TLS handshake refused");
+      socket.destroy();
+    });
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(this.config.port, this.config.host, () => {
@@ -85,11 +91,15 @@ export class InboundListener {
     await closed;
   }
 
-  private accept(socket: Socket): void {
+  private track(socket: Socket): void {
     this.sockets.add(socket);
+    socket.on("close", () => this.sockets.delete(socket));
+  }
+
+  private accept(socket: Socket): void {
+    this.track(socket);
     socket.setNoDelay(true);
     socket.setTimeout(this.config.idleTimeoutSeconds * 1000, () => socket.destroy());
-    socket.on("close", () => this.sockets.delete(socket));
     socket.on("error", () => socket.destroy());
     const peer = { address: socket.remoteAddress ?? "" };
 

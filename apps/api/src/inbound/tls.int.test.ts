@@ -61,6 +61,7 @@ describe("inbound HL7: MLLP over TLS", () => {
         inboundHl7: inboundFromEnv({
           INBOUND_HL7_TLS_CERT: pki.server.certFile,
           INBOUND_HL7_TLS_KEY: pki.server.keyFile,
+          INBOUND_HL7_IDLE_SECONDS: "3",
         }),
       },
     });
@@ -112,6 +113,14 @@ describe("inbound HL7: MLLP over TLS", () => {
     expect(untrusting.closed).toMatch(/SELF_SIGNED|UNABLE_TO_VERIFY|CERT/);
     const plain = await exchange(port, a04(`TLS-P${Date.now()}`), "plain");
     expect(plain).toEqual({ closed: "closed" });
+  });
+
+  test("a connection that never begins its handshake is closed (after the idle time, at most 30 s)", async () => {
+    const socket = new Socket();
+    const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    socket.on("error", () => undefined);
+    socket.connect(t.app.inboundListener!.port()!, "127.0.0.1");
+    await closed;
   });
 
   test("with a CA configured, only a client certificate it signed is answered", async () => {
