@@ -1,10 +1,11 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { BUILTIN_SURVEYS } from "@core-care/survey-engine";
-import { createTestApp, login, type TestApp } from "../../test/helpers.js";
+import { createTestApp, errorFields, login, type TestApp } from "../../test/helpers.js";
 import { COMPRESS_THRESHOLD_BYTES } from "./compress.js";
 
 function decode(encoding: string | undefined, body: Buffer): Buffer {
@@ -138,5 +139,98 @@ describe("compression", () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toHaveProperty("responseStatus");
+  });
+
+  test.each(["gzip", "br", "deflate", "identity, gzip"])(
+    "refuses a plain body declared as Content-Encoding: %s, which it does not inflate",
+    async (encoding) => {
+      const u = await t.createTestTenant();
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/api/auth/sessions",
+        headers: {
+          "content-type": "application/json",
+          "content-encoding": encoding,
+          "x-requested-with": "XMLHttpRequest",
+        },
+        payload: JSON.stringify({ email: u.email, password: u.password }),
+      });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json<{ responseStatus: { status: number } }>().responseStatus.status).toBe(400);
+      expect(errorFields(res)).toEqual(["content-encoding"]);
+      expect(res.headers["set-cookie"]).toBeUndefined();
+    },
+  );
+
+  test("takes a body declared as Content-Encoding: identity, which is no coding", async () => {
+    const u = await t.createTestTenant();
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/sessions",
+      headers: {
+        "content-type": "application/json",
+        "content-encoding": "identity",
+        "x-requested-with": "XMLHttpRequest",
+      },
+      payload: JSON.stringify({ email: u.email, password: u.password }),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  });
+
+  describe("over a connection (Node's HTTP parser reads the transfer codings)", () => {
+    let port = 0;
+    beforeAll(async () => {
+      await t.app.listen({ port: 0, host: "127.0.0.1" });
+      const address = t.app.server.address();
+      port = typeof address === "object" && address !== null ? address.port : 0;
+    });
+
+    /** A sign-in sent with the transfer codings given, its body in two chunks; the status and body answered. */
+    const signInChunked = async (transferEncoding: string) => {
+      const u = await t.createTestTenant();
+      const body = JSON.stringify({ email: u.email, password: u.password });
+      const half = Math.floor(body.length / 2);
+      const chunk = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, "127.0.0.1");
+        let text = "";
+        socket.on("data", (data: Buffer) => {
+          text += data.toString("utf8");
+        });
+        socket.on("error", reject);
+        socket.on("close", () => resolve(text));
+        // Written without ending the connection: the server closes it after its answer (Connection: close).
+        socket.write(
+          "POST /api/auth/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" +
+            "Content-Type: application/json\r\nX-Requested-With: XMLHttpRequest\r\n" +
+            `Transfer-Encoding: ${transferEncoding}\r\n\r\n` +
+            chunk(body.slice(0, half)) +
+            chunk(body.slice(half)) +
+            "0\r\n\r\n",
+        );
+      });
+      const [head = "", ...rest] = answer.split("\r\n\r\n");
+      return { status: Number(head.split(" ")[1]), head, body: rest.join("\r\n\r\n") };
+    };
+
+    test("takes a chunked body", async () => {
+      expect((await signInChunked("chunked")).status).toBe(200);
+    });
+
+    test.each(["gzip, chunked", "deflate,chunked", "x-gzip, chunked"])(
+      "refuses a plain body sent as Transfer-Encoding: %s, as it refuses compressed bodies",
+      async (codings) => {
+        const answer = await signInChunked(codings);
+        expect(answer.status, answer.body).toBe(400);
+        expect(answer.head.toLowerCase()).not.toContain("set-cookie");
+        // Chunked as the body was: the JSON is the last chunk's text before the terminating one.
+        const json = answer.body.includes("{")
+          ? answer.body.slice(answer.body.indexOf("{"), answer.body.lastIndexOf("}") + 1)
+          : "";
+        expect(JSON.parse(json)).toMatchObject({
+          responseStatus: { status: 400, errors: [{ field: "transfer-encoding" }] },
+        });
+      },
+    );
   });
 });

@@ -2,6 +2,8 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import fp from "fastify-plugin";
 import fastifyCompress from "@fastify/compress";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { IncomingHttpHeaders } from "node:http";
+import { fieldError } from "../errors.js";
 
 /** Answers smaller than this go as they are: compressing them saves less than it costs. */
 export const COMPRESS_THRESHOLD_BYTES = 1024;
@@ -15,11 +17,16 @@ const COMPRESSIBLE_TYPES = /^text\/(?!event-stream)|(?:\+|\/)(?:x-nd)?json(?:;|$
 /**
  * Compresses answers (brotli, else gzip) for clients that accept it: JSON answers, the pages and the
  * streamed report data. The build's files are already compressed at build time (web.ts sends those
- * copies), so the server never compresses them per request. Compressed request bodies are refused as
- * before: inflating them here would let a small upload grow past the body limit.
+ * copies), so the server never compresses them per request. Compressed request bodies are refused
+ * before they are read: inflating them here would let a small upload grow past the body limit.
  */
 export default fp(
   async (app) => {
+    app.addHook("preParsing", async (request, _reply, payload) => {
+      const refused = compressedBodyRefusal(request.headers);
+      if (refused !== undefined) throw refused;
+      return payload;
+    });
     await app.register(fastifyCompress, {
       global: true,
       globalDecompression: false,
@@ -65,4 +72,33 @@ export function sendCompressed(request: FastifyRequest, reply: FastifyReply, bod
     case "gzip":
       return reply.header("Content-Encoding", "gzip").send(gzipSync(bytes));
   }
+}
+
+/** The codings a header lists, lower case, in order ("gzip, chunked" as ["gzip", "chunked"]). */
+const codings = (header: string | string[] | undefined) =>
+  (Array.isArray(header) ? header.join(",") : (header ?? ""))
+    .split(",")
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== "");
+
+/**
+ * Why a request's body is refused for its codings, if it is: any content coding but `identity`
+ * (RFC 9110 8.4), or any transfer coding but `chunked` (RFC 9112 6.1). Node's HTTP parser takes the
+ * chunks of `Transfer-Encoding: gzip, chunked` off and hands on the rest as it came, so the body would
+ * be read as if it were not compressed at all.
+ */
+export function compressedBodyRefusal(headers: IncomingHttpHeaders) {
+  if (codings(headers["content-encoding"]).some((coding) => coding !== "identity")) {
+    return fieldError(
+      "content-encoding",
+      "Compressed request bodies are not accepted: send the body as it is.",
+    );
+  }
+  if (codings(headers["transfer-encoding"]).some((coding) => coding !== "chunked")) {
+    return fieldError(
+      "transfer-encoding",
+      "Compressed request bodies are not accepted: send the body as it is, or chunked.",
+    );
+  }
+  return undefined;
 }
