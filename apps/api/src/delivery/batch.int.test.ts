@@ -260,6 +260,44 @@ describe("POST /api/surveyresults/batchUpload/stream", () => {
     });
   });
 
+  test("refuses a row past a request body's shape limits with the limit, and stores the others", async () => {
+    const { s, walter } = await practice();
+    const wide = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, "1"]));
+    const deep = JSON.parse(`${"[".repeat(100)}${"]".repeat(100)}`) as unknown;
+    const res = await stream(s, "application/x-ndjson", [
+      ndjson([
+        row("ok-1", walter),
+        row("wide", walter, wide),
+        row("deep", walter, { notes: deep }),
+        row("ok-2", walter),
+      ]),
+    ]);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<BatchUploadResponse>()).toMatchObject({
+      created: 2,
+      rejected: [
+        {
+          row: 2,
+          field: "row",
+          message: "No object or array in it may hold more than 1,000 keys or elements.",
+        },
+        { row: 3, field: "row", message: "Must not nest deeper than 64 levels." },
+      ],
+    });
+  });
+
+  test("refuses a CSV of more columns than a row's answers may hold", async () => {
+    const { s } = await practice();
+    const header = ["externalId", "mrn", "surveyId", ...Array.from({ length: 1_000 }, (_, i) => `c${i}`)];
+    const res = await stream(s, "text/csv", [`${header.join(",")}\r\n`]);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toMatchObject({
+      responseStatus: {
+        errors: [{ field: "content", message: "A row of the CSV has more than 1,000 cells." }],
+      },
+    });
+  });
+
   test.each([
     ["text/plain", "a\n"],
     ["text/csv", ""],
@@ -270,5 +308,46 @@ describe("POST /api/surveyresults/batchUpload/stream", () => {
     const res = await stream(s, type, [body]);
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json()).toMatchObject({ responseStatus: { errors: [{ field: "content" }] } });
+  });
+});
+
+describe("POST /api/surveyresults/batchUpload", () => {
+  const upload = (s: Session, content: string) =>
+    s.inject({ method: "POST", url: "/api/surveyresults/batchUpload", payload: { format: "json", content } });
+
+  test("reads the JSON content a row at a time: a row past the shape limits is refused, the others stored", async () => {
+    const { admin, s, walter } = await practice();
+    const wide = Object.fromEntries(Array.from({ length: 1_001 }, (_, i) => [`k${i}`, "1"]));
+    const rows = [row("j-1", walter), row("j-wide", walter, wide), row("j-2", walter, { notes: '[],{"' })];
+    const res = await upload(s, JSON.stringify(rows, null, 1));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<BatchUploadResponse>()).toMatchObject({
+      created: 2,
+      rejected: [
+        {
+          row: 2,
+          field: "row",
+          message: "No object or array in it may hold more than 1,000 keys or elements.",
+        },
+      ],
+    });
+    const stored = await inspect(() =>
+      t.db.select({ n: count() }).from(surveyResults).where(eq(surveyResults.tenantId, admin.tenantId)),
+    );
+    expect(stored[0]!.n).toBe(2);
+  });
+
+  test("stores nothing from JSON content whose array is not JSON, wherever it breaks", async () => {
+    const { admin, s, walter } = await practice();
+    const rows = Array.from({ length: 2_500 }, (_, i) => JSON.stringify(row(`b-${i}`, walter)));
+    for (const content of [`[${rows.join(",")}`, `[${rows.join(",")}] x`, `[${rows.join(" ")}]`, "[1,]"]) {
+      const res = await upload(s, content);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ responseStatus: { errors: [{ field: "content" }] } });
+    }
+    const stored = await inspect(() =>
+      t.db.select({ n: count() }).from(surveyResults).where(eq(surveyResults.tenantId, admin.tenantId)),
+    );
+    expect(stored[0]!.n).toBe(0);
   });
 });

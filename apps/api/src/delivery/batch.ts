@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { checkAnswers, objectId, type Survey } from "@core-care/survey-engine";
 import { definitionOf } from "../services/answer-check.js";
@@ -12,6 +13,7 @@ import { rowsOf, type Db } from "../db/index.js";
 import { deliveries, interfaces, patients } from "../db/schema.js";
 import { fieldError } from "../errors.js";
 import { firstBadField } from "../plugins/input-guard.js";
+import { JSON_BODY_LIMITS, JsonShapeScanner, shapeMessage, skipJsonValue } from "../plugins/json-shape.js";
 import { findReadableSurveyRef } from "../services/documents.js";
 import { safetyAlertsOf, type OpenedAlert } from "../services/safety-alerts.js";
 import { enqueueDelivery, INTERFACE_FORMAT } from "./outbox.js";
@@ -29,6 +31,8 @@ export interface RawRow {
   mrn: unknown;
   surveyId: unknown;
   answers: unknown;
+  /** Why the row was refused as it was read (a JSON row past the shape limits), if it was. */
+  fault?: { field: string; message: string };
 }
 
 const RESERVED_COLUMNS = new Set(["externalId", "patientId", "mrn", "surveyId"]);
@@ -48,7 +52,11 @@ export class CsvReader {
   private started = false;
   private size = 0;
 
-  constructor(private readonly maxRowChars = 1024 * 1024) {}
+  constructor(
+    private readonly maxRowChars = 1024 * 1024,
+    /** The most cells a row may have: an upload's columns become the keys of each row's answers. */
+    private readonly maxCells = JSON_BODY_LIMITS.width,
+  ) {}
 
   /** The rows the text completes. */
   push(text: string): string[][] {
@@ -79,6 +87,7 @@ export class CsvReader {
       else if (ch === ",") {
         this.row.push(this.cell);
         this.cell = "";
+        if (this.row.length >= this.maxCells) throw fieldError("content", this.tooManyCells);
       } else if (ch === "\n" || ch === "\r") {
         this.skipLf = ch === "\r";
         this.row.push(this.cell);
@@ -92,6 +101,10 @@ export class CsvReader {
         throw fieldError("content", "A row of the CSV is longer than 1 MiB.");
     }
     return rows.filter((r) => r.some((c) => c.trim() !== ""));
+  }
+
+  private get tooManyCells() {
+    return `A row of the CSV has more than ${this.maxCells.toLocaleString("en-US")} cells.`;
   }
 
   /** The last row, when the text does not end in a line break. */
@@ -108,7 +121,7 @@ export class CsvReader {
 
 /** RFC 4180 CSV of a whole text. */
 export function parseCsv(text: string): string[][] {
-  const reader = new CsvReader(Number.MAX_SAFE_INTEGER);
+  const reader = new CsvReader(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
   return [...reader.push(text), ...reader.end()];
 }
 
@@ -167,26 +180,97 @@ function csvRowReader(header: string[]): (cells: string[], row: number) => RawRo
   };
 }
 
-/** The rows of an upload sent as a JSON body (`{ format, content }`). */
-export function parseUpload(request: Pick<BatchUploadRequest, "format" | "content">): RawRow[] {
-  if (request.format === "json") {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(request.content);
-    } catch {
-      throw fieldError("content", "The content is not valid JSON.");
-    }
-    if (!Array.isArray(parsed)) throw fieldError("content", "The JSON content must be an array of results.");
-    return parsed.map((item: unknown, i) => rowOfObject(item, i + 1));
+/** One scanner for every row of every upload: a scan runs to its end before anything else does. */
+const rowShape = new JsonShapeScanner(JSON_BODY_LIMITS);
+
+const NOT_JSON = "The content is not valid JSON.";
+
+const skipSpace = (bytes: Buffer, from: number) => {
+  let i = from;
+  for (let c = bytes[i]; c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;) c = bytes[++i];
+  return i;
+};
+
+/**
+ * The elements of a JSON array's UTF-8 bytes, each as where it starts and ends and, when it is past the
+ * shape limits of a request body, why: found by scanning, nothing parsed. Throws naming `content` when
+ * the array's own brackets and commas are not JSON.
+ */
+function* elementsOf(bytes: Buffer): Generator<{ start: number; end: number; fault: string | undefined }> {
+  let i = skipSpace(bytes, 0);
+  if (bytes[i] !== 0x5b) {
+    throw fieldError(
+      "content",
+      i < bytes.length && bytes[i] !== 0x7b ? NOT_JSON : "The JSON content must be an array of results.",
+    );
   }
-  const [header, ...body] = parseCsv(request.content);
-  if (header === undefined) throw fieldError("content", "The CSV has no header row.");
-  const read = csvRowReader(header);
-  return body.map((cells, i) => read(cells, i + 1));
+  i = skipSpace(bytes, i + 1);
+  if (bytes[i] === 0x5d) {
+    if (skipSpace(bytes, i + 1) !== bytes.length) throw fieldError("content", NOT_JSON);
+    return;
+  }
+  for (;;) {
+    const start = i;
+    const scanned = rowShape.scan(bytes, start);
+    const fault = scanned < 0 ? shapeMessage(scanned, JSON_BODY_LIMITS) : undefined;
+    const end = scanned < 0 ? skipJsonValue(bytes, start) : scanned;
+    yield { start, end, fault };
+    i = skipSpace(bytes, end);
+    const c = bytes[i];
+    if (c === 0x2c) i = skipSpace(bytes, i + 1);
+    else if (c === 0x5d && skipSpace(bytes, i + 1) === bytes.length) return;
+    else throw fieldError("content", NOT_JSON);
+  }
+}
+
+/**
+ * The rows of a JSON array of results, each parsed only as it is read, so that an upload's rows are
+ * parsed and stored a chunk at a time as a streamed upload's are, and each row is held to a request
+ * body's shape limits (a row past them is refused with the reason, the others read on). The array's
+ * punctuation is checked whole first: an upload that cannot be read stores nothing.
+ */
+function jsonArrayRows(text: string): Iterable<RawRow> {
+  const bytes = Buffer.from(text, "utf8");
+  const check = elementsOf(bytes);
+  while (check.next().done !== true);
+  return (function* () {
+    let row = 0;
+    for (const { start, end, fault } of elementsOf(bytes)) {
+      row++;
+      if (fault !== undefined) {
+        yield { ...rowOfObject(null, row), fault: { field: "row", message: fault } };
+        continue;
+      }
+      let item: unknown = null;
+      try {
+        item = JSON.parse(bytes.toString("utf8", start, end));
+      } catch {
+        // Reported as a row with no fields, as an unreadable streamed line is.
+      }
+      yield rowOfObject(item, row);
+    }
+  })();
+}
+
+/** A text sent whole, in the pieces a stream would bring it in. */
+function* piecesOf(text: string, size = 64 * 1024): Generator<string> {
+  for (let at = 0; at < text.length; at += size) yield text.slice(at, at + size);
+}
+
+/**
+ * The rows of an upload sent as a JSON body (`{ format, content }`), read as a streamed upload's are: a
+ * row at a time, held to the same limits.
+ */
+export function parseUpload(
+  request: Pick<BatchUploadRequest, "format" | "content">,
+): Iterable<RawRow> | AsyncIterable<RawRow> {
+  return request.format === "json" ? jsonArrayRows(request.content) : csvRows(piecesOf(request.content));
 }
 
 /** Text of a byte stream, decoded as UTF-8 across chunk boundaries. */
-async function* textOf(stream: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
+async function* textOf(
+  stream: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
+): AsyncGenerator<string> {
   const decoder = new TextDecoder("utf-8");
   for await (const chunk of stream) {
     yield typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
@@ -196,7 +280,9 @@ async function* textOf(stream: AsyncIterable<Buffer | string>): AsyncGenerator<s
 }
 
 /** The rows of a streamed CSV body, read as they arrive. */
-export async function* csvRows(stream: AsyncIterable<Buffer | string>): AsyncGenerator<RawRow> {
+export async function* csvRows(
+  stream: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
+): AsyncGenerator<RawRow> {
   const reader = new CsvReader();
   let read: ((cells: string[], row: number) => RawRow) | undefined;
   let row = 0;
@@ -212,11 +298,20 @@ export async function* csvRows(stream: AsyncIterable<Buffer | string>): AsyncGen
 }
 
 /** The rows of a streamed NDJSON body: one JSON object a line. */
-export async function* ndjsonRows(stream: AsyncIterable<Buffer | string>): AsyncGenerator<RawRow> {
+export async function* ndjsonRows(
+  stream: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
+): AsyncGenerator<RawRow> {
   let pending = "";
   let row = 0;
   const parse = (line: string): RawRow => {
     row++;
+    const scanned = rowShape.scan(Buffer.from(line, "utf8"));
+    if (scanned < 0) {
+      return {
+        ...rowOfObject(null, row),
+        fault: { field: "row", message: shapeMessage(scanned, JSON_BODY_LIMITS) },
+      };
+    }
     try {
       return rowOfObject(JSON.parse(line), row);
     } catch {
@@ -253,6 +348,7 @@ interface ValidRow {
 /** A row's own fields checked; its patient and survey are looked up a chunk at a time. */
 function checkRow(raw: RawRow): ValidRow | Rejection {
   const reject = (field: string, message: string): Rejection => ({ row: raw.row, field, message });
+  if (raw.fault !== undefined) return reject(raw.fault.field, raw.fault.message);
   if (typeof raw.externalId !== "string" || !EXTERNAL_ID.test(raw.externalId)) {
     return reject("externalId", "Must be 1 to 128 of A-Z a-z 0-9 _ . : -");
   }
@@ -363,6 +459,8 @@ export async function batchUpload(
     await storeChunk(db, tenantId, userId, rows, { surveysSeen, reject, tally, ip, format, options });
   };
   for await (const raw of rows) {
+    // Rows refused before any is stored make no round trip to the database: let other requests in.
+    if (read % CHUNK === CHUNK - 1) await nextTurn();
     if (++read > MAX_BATCH_ROWS) {
       reject({
         row: raw.row,

@@ -1,8 +1,17 @@
 import fp from "fastify-plugin";
 import rateLimit from "@fastify/rate-limit";
+import type { FastifyRequest } from "fastify";
 import type { Config } from "../config.js";
 import { isApiRoute } from "./access.js";
 import { sharedRateLimitStore } from "../services/shared-rate-limit.js";
+
+/** Whose budget a request spends: its staff user, its tablet hand-over, else its address. */
+export const callerKey = (request: FastifyRequest): string =>
+  request.auth !== null
+    ? `user:${request.auth.userId}`
+    : request.tablet !== null
+      ? `tablet:${request.tablet.handoverId}`
+      : `ip:${request.ip}`;
 
 /**
  * A coarse per-caller limit on the API: per staff user, per tablet hand-over, per address otherwise.
@@ -22,12 +31,7 @@ export default fp<{ config: Config }>(
       timeWindow: 60_000,
       ...(shared === undefined ? {} : { store: shared.Store }),
       allowList: (request) => !isApiRoute(request),
-      keyGenerator: (request) =>
-        request.auth !== null
-          ? `user:${request.auth.userId}`
-          : request.tablet !== null
-            ? `tablet:${request.tablet.handoverId}`
-            : `ip:${request.ip}`,
+      keyGenerator: callerKey,
     });
   },
   { name: "rate-limit", dependencies: ["auth", "db"] },
