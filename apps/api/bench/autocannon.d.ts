@@ -13,6 +13,8 @@ declare module "autocannon" {
     method?: string;
     headers?: Record<string, string>;
     body?: string;
+    /** Requests a second across all connections (none: as fast as the answers come). */
+    overallRate?: number;
     /** Worker threads firing the requests; then every function option must be a module's file path. */
     workers?: number;
     requests?: {
@@ -36,6 +38,8 @@ declare module "autocannon" {
     timeouts: number;
     non2xx: number;
     "2xx": number;
+    "4xx": number;
+    statusCodeStats?: Record<string, { count: number }>;
   }
   function autocannon(options: Options): Promise<Result>;
   export default autocannon;

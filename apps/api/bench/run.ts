@@ -1,45 +1,62 @@
 /**
  * Load benchmark of signed-in survey-result saves (POST /api/surveyresults) with sessions, tenancy,
- * validation and audit switched on, beside two bare baselines on the same database, measured in the same
- * run: Fastify + zod + a JSONB insert of the same row committed alone, and the same with the app's
- * grouping (saves arriving together go in one multi-row INSERT and one commit, through the app's own
- * Batcher with its settings), so that the ratio to the second is the app's overhead and not its
- * batching. Each case's rows written are counted against its successful answers. Loopback only, bounded
- * by BENCH_DURATION seconds per case.
+ * validation and audit switched on, as production runs them: `node dist/server.js` in a process of its
+ * own (bench/api-process.ts) with a database of its own, driven by autocannon from this process. Beside
+ * it, in the same run and on the same database, two bare baselines, each a process of its own too
+ * (bench/bare-server.ts): Fastify + zod + a JSONB insert of the same row committed alone, and the same
+ * with the app's grouping (saves arriving together go in one multi-row INSERT and one commit, through the
+ * app's own Batcher with its settings), so that the ratio to the second is the app's overhead and not
+ * its batching. Each case's rows written are counted against the saves answered 2xx, and its
+ * server's CPU time is divided by its saves. Then the app once more under `--cpu-prof`: the functions
+ * and packages where a save's CPU time goes, per save. Loopback only, BENCH_DURATION seconds per case.
  *
  *   pnpm --filter @core-care/api bench                    # PGlite
  *   DATABASE_URL=postgres://… pnpm --filter @core-care/api bench   # PGlite and the PostgreSQL server
+ *
+ * BENCH_DATABASES=postgres (or pglite) for one of them; BENCH_PROFILE=0 skips the profile;
+ * BENCH_PROFILE_KEEP=<folder> keeps it (save-<database>.cpuprofile, for Chrome's DevTools).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
-import Fastify from "fastify";
-import pg from "pg";
 import { sql } from "drizzle-orm";
 import { objectId, CORE_CARE_WELLNESS_EXAM_ID } from "@core-care/survey-engine";
-import { SurveyResultSaveRequestSchema } from "@core-care/schema";
-import { buildApp } from "../src/app.js";
-import type { Config } from "../src/config.js";
-import { openDatabase, type Database } from "../src/db/index.js";
+import { openDatabase } from "../src/db/index.js";
 import { patients, surveyResults, tenants, userTenants, users } from "../src/db/schema.js";
-import { Batcher } from "../src/services/batcher.js";
 import { installBuiltinSurveys } from "../src/services/builtin-surveys.js";
 import { hashPassword } from "../src/services/passwords.js";
+import {
+  benchDatabase,
+  cpuSecondsOf,
+  ensureBuilt,
+  startApi,
+  type ApiProcess,
+  type BenchDatabase,
+} from "./api-process.js";
+import { profileWindow } from "./cpu-profile.js";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
+const PROFILE = process.env.BENCH_PROFILE !== "0";
 const PASSWORD = "bench passphrase: cobalt heron 2291";
 /** Puts a fresh client request id into every request body (a file: the generator is a worker thread). */
 const SETUP_REQUEST = fileURLToPath(new URL("save-request.cjs", import.meta.url));
+const BARE_SERVER = ["--conditions=source", "--import", "tsx", join("bench", "bare-server.ts")];
 const ANSWERS = {
   functional: { eating: "0", bathroom: "0" },
   pain: { hadPain: "1" },
   social: { exerciseYesNo: "yes" },
 };
+/** Saves the load generator can leave unanswered as it stops: one a connection, at the end of each run. */
+const IN_FLIGHT = CONNECTIONS * (WARMUP > 0 ? 2 : 1);
+const TARGETS = {
+  alone: "bare fastify + zod + insert",
+  grouped: "bare fastify + zod + grouped insert",
+  app: "core-care (node dist/server.js)",
+} as const;
 
 interface Row {
   database: string;
@@ -49,20 +66,38 @@ interface Row {
   p99Ms: number;
   errors: number;
   non2xx: number;
-  /** Saves the server answered 2xx, the warm-up's and those in flight as the clock stopped included. */
+  /** The server process's CPU time (user + system) over the measured run, per save answered in it. */
+  cpuMsPerSave: number;
+  /** Saves answered 2xx to the load generator, the warm-up's included. */
   answered: number;
-  /** Rows the case added to survey_results: one for each 2xx answer. */
+  /**
+   * Rows the case added to survey_results: one for each save answered 2xx, and at most one more on each
+   * connection at the end of each run (warm-up and measured) for a save the server committed as the
+   * clock stopped but whose answer came too late.
+   */
   rowsWritten: number;
 }
 
-/**
- * Loads one route for DURATION seconds. The load generator runs in a worker thread, so that the server's
- * event loop carries only the server and the latencies are not stretched by the generator's own work.
- */
-async function load(url: string, headers: Record<string, string>, body: object) {
+interface Loaded {
+  stats: Omit<Row, "database" | "target" | "answered" | "rowsWritten" | "cpuMsPerSave">;
+  /** The measured run, on the monotonic clock in microseconds (a CPU profile's clock). */
+  window: [number, number];
+  /** Saves answered 2xx in the measured run. */
+  saves: number;
+  /** Saves answered 2xx, the warm-up's included. */
+  answered: number;
+  cpuSeconds: number;
+  /** The server's main thread's alone. */
+  mainThreadCpuSeconds: number;
+}
+
+const now = () => Number(process.hrtime.bigint() / 1000n);
+
+/** Loads one route for DURATION seconds after WARMUP seconds unmeasured; autocannon in a worker thread. */
+async function load(server: ApiProcess, path: string, headers: Record<string, string>, body: object) {
   const run = (duration: number) =>
     autocannon({
-      url,
+      url: `${server.base}${path}`,
       connections: CONNECTIONS,
       duration,
       workers: 1,
@@ -70,280 +105,268 @@ async function load(url: string, headers: Record<string, string>, body: object) 
       headers: { "content-type": "application/json", ...headers },
       requests: [{ method: "POST", body: JSON.stringify(body), setupRequest: SETUP_REQUEST }],
     });
-  // Unmeasured first: the same load while the JIT compiles the hot paths and caches fill.
-  if (WARMUP > 0) await run(WARMUP);
+  // The same load first while the JIT compiles the hot paths and caches fill.
+  const warm = WARMUP > 0 ? (await run(WARMUP))["2xx"] : 0;
+  const cpuBefore = cpuSecondsOf(server.pid);
+  const mainBefore = cpuSecondsOf(server.pid, true);
+  const from = now();
   const result = await run(DURATION);
-  // Let requests still in flight when the clock stopped finish before the server and database close.
+  const to = now();
+  const cpuSeconds = cpuSecondsOf(server.pid) - cpuBefore;
+  const mainThreadCpuSeconds = cpuSecondsOf(server.pid, true) - mainBefore;
+  // Let requests still in flight when the clock stopped finish before the counts are read.
   await new Promise((resolve) => setTimeout(resolve, 1000));
   return {
-    requestsPerSecond: Math.round(result.requests.average),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-  };
+    stats: {
+      requestsPerSecond: Math.round(result.requests.average),
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      errors: result.errors + result.timeouts,
+      non2xx: result.non2xx,
+    },
+    window: [from, to],
+    saves: result["2xx"],
+    answered: warm + result["2xx"],
+    cpuSeconds,
+    mainThreadCpuSeconds,
+  } satisfies Loaded;
 }
 
-/** The rows of survey_results. */
-async function countRows(database: Database): Promise<number> {
-  const [count] = await database.db.select({ n: sql<number>`count(*)::int` }).from(surveyResults);
-  return count?.n ?? 0;
+const saveBody = (patientId: string) => ({
+  clientRequestId: "CLIENT_REQUEST_ID",
+  surveyId: CORE_CARE_WELLNESS_EXAM_ID,
+  patientId,
+  isSubmitted: false,
+  answers: ANSWERS,
+});
+
+/** The rows of survey_results, read while no server holds the database (PGlite has one process). */
+async function countRows(database: BenchDatabase): Promise<number> {
+  const opened = await openDatabase(database.open);
+  try {
+    const [count] = await opened.db.select({ n: sql<number>`count(*)::int` }).from(surveyResults);
+    return count?.n ?? 0;
+  } finally {
+    await opened.close();
+  }
 }
 
-/** Runs a case and counts the rows it wrote. */
-async function counted(
-  database: Database,
-  measure: (served: { ok: number }) => Promise<Omit<Row, "rowsWritten" | "answered">>,
-): Promise<Row> {
-  const served = { ok: 0 };
-  const before = await countRows(database);
-  const row = await measure(served);
-  return { ...row, answered: served.ok, rowsWritten: (await countRows(database)) - before };
-}
-
-async function seed(database: Database) {
+async function seed(database: BenchDatabase) {
   const tenantId = "bench";
-  const userId = objectId();
   const patientId = objectId();
-  await database.db
-    .insert(tenants)
-    .values({ id: tenantId, name: "Bench", settings: { teleAwvEmail: false, alternateFalls: false } });
-  await installBuiltinSurveys(database.db, tenantId);
-  await database.db.insert(users).values({
-    id: userId,
-    email: "bench@example.test",
-    firstName: "B",
-    lastName: "Ench",
-    passwordHash: await hashPassword(PASSWORD),
-  });
-  await database.db.insert(userTenants).values({ tenantId, userId, roles: 1 });
-  await database.db.insert(patients).values({
-    tenantId,
-    id: patientId,
-    mrn: "B-1",
-    firstName: "P",
-    lastName: "Atient",
-    dob: "1950-01-01",
-    sex: "F",
-  });
+  const opened = await openDatabase(database.open);
+  try {
+    const { db } = opened;
+    const userId = objectId();
+    await db
+      .insert(tenants)
+      .values({ id: tenantId, name: "Bench", settings: { teleAwvEmail: false, alternateFalls: false } });
+    await installBuiltinSurveys(db, tenantId);
+    await db.insert(users).values({
+      id: userId,
+      email: "bench@example.test",
+      firstName: "B",
+      lastName: "Ench",
+      passwordHash: await hashPassword(PASSWORD),
+    });
+    await db.insert(userTenants).values({ tenantId, userId, roles: 1 });
+    await db.insert(patients).values({
+      tenantId,
+      id: patientId,
+      mrn: "B-1",
+      firstName: "P",
+      lastName: "Atient",
+      dob: "1950-01-01",
+      sex: "F",
+    });
+  } finally {
+    await opened.close();
+  }
   return { tenantId, patientId };
 }
 
-/** The full app: session cookie, CSRF header, tenancy, zod, idempotency key, audit. */
-async function benchApp(
-  database: Database,
-  label: string,
-  patientId: string,
-  served: { ok: number },
-): Promise<Omit<Row, "rowsWritten" | "answered">> {
-  const dataDir = mkdtempSync(join(tmpdir(), "core-care-bench-"));
-  const config: Config = {
-    port: 0,
-    host: "127.0.0.1",
-    dataDir,
-    databaseUrl: undefined,
-    nodeEnv: "production",
-    sessionSecret: randomBytes(32).toString("base64url"),
-    demoPassword: PASSWORD,
-    idleTimeoutSeconds: 1440,
-    teleAwvLinkTtlSeconds: 14 * 24 * 60 * 60,
-    absoluteTimeoutSeconds: 43_200,
-    smtpUrl: undefined,
-    mailFrom: "bench@example.test",
-    publicUrl: "http://127.0.0.1",
-    webDist: join(dataDir, "none"),
-    logLevel: "warn",
-    seedOnStart: false,
-    demoReceiver: false,
-    rateLimitPerMinute: 10_000_000,
-    trustProxy: true,
-    workers: 1,
-    metricsToken: undefined,
-    shutdownTimeoutSeconds: 30,
-    inboundHl7: undefined,
-  };
-  const app = await buildApp(config, { database });
-  // Counted as the answer is sent, as the baseline counts its own: a save answered as the load stopped
-  // is written and answered even though its connection has gone.
-  app.addHook("onSend", async (request, reply) => {
-    if (request.routeOptions.url === "/api/surveyresults" && reply.statusCode === 200) served.ok++;
+/** Signs the bench user in: the session cookie and headers of every save. */
+async function signIn(base: string): Promise<Record<string, string>> {
+  const headers = { "x-requested-with": "XMLHttpRequest", "x-forwarded-proto": "https" };
+  const res = await fetch(`${base}/api/auth/sessions`, {
+    method: "POST",
+    headers: { ...headers, "content-type": "application/json" },
+    body: JSON.stringify({ email: "bench@example.test", password: PASSWORD }),
   });
-  const address = await app.listen({ port: 0, host: "127.0.0.1" });
-  try {
-    const login = await fetch(`${address}/api/auth/sessions`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "x-requested-with": "XMLHttpRequest",
-        "x-forwarded-proto": "https",
-      },
-      body: JSON.stringify({ email: "bench@example.test", password: PASSWORD }),
-    });
-    const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
-    if (login.status !== 200 || cookie === "") throw new Error(`bench login failed: ${login.status}`);
-    const stats = await load(
-      `${address}/api/surveyresults`,
-      { cookie, "x-requested-with": "XMLHttpRequest", "x-forwarded-proto": "https" },
-      {
-        clientRequestId: "CLIENT_REQUEST_ID",
-        surveyId: CORE_CARE_WELLNESS_EXAM_ID,
-        patientId,
-        isSubmitted: false,
-        answers: ANSWERS,
-      },
-    );
-    return { database: label, target: "core-care (sessions, tenancy, audit)", ...stats };
-  } finally {
-    await app.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+  if (res.status !== 200 || cookie === "") throw new Error(`bench sign-in failed: ${res.status}`);
+  return { cookie, ...headers };
 }
 
-type ResultRow = typeof surveyResults.$inferInsert;
+const appEnv = { RATE_LIMIT_PER_MINUTE: "10000000" };
 
-/**
- * A baseline: Fastify, the same zod schema and a JSONB insert of the same row, nothing else; each row
- * committed alone, or `grouped` as the app groups its saves (its Batcher, with the same settings).
- */
-async function benchBare(
-  database: Database,
-  label: string,
-  tenantId: string,
+/** One case: its server started, loaded, its answers and rows counted, stopped. */
+async function runCase(
+  database: BenchDatabase,
+  target: string,
   patientId: string,
-  grouped: boolean,
-  served: { ok: number },
-): Promise<Omit<Row, "rowsWritten" | "answered">> {
-  const insert = async (rows: ResultRow[]) => {
-    await database.db.insert(surveyResults).values(rows);
-    return rows.map(() => undefined);
-  };
-  const batcher = new Batcher<ResultRow, undefined>(insert, {
-    maxBatch: 200,
-    maxInFlight: database.kind === "pglite" ? 1 : 2,
-  });
-  const app = Fastify({ logger: false });
-  app.post("/save", async (request) => {
-    const body = SurveyResultSaveRequestSchema.parse(request.body);
-    const row: ResultRow = {
-      tenantId,
-      id: objectId(),
-      surveyId: body.surveyId,
-      surveyTenantId: tenantId,
-      surveyVersion: 1,
-      patientId: body.patientId,
-      clientRequestId: body.clientRequestId,
-      answers: body.answers,
-      isSubmitted: body.isSubmitted,
-    };
-    if (grouped) await batcher.add(row);
-    else await insert([row]);
-    served.ok++;
-    return { id: row.id };
-  });
-  const address = await app.listen({ port: 0, host: "127.0.0.1" });
+  grouped: boolean | "app",
+  nodeArgs: string[] = [],
+): Promise<{ row: Row; loaded: Loaded }> {
+  const before = await countRows(database);
+  const server = await startApi(
+    grouped === "app"
+      ? { database, env: appEnv, nodeArgs }
+      : {
+          database,
+          script: BARE_SERVER,
+          env: { BENCH_TENANT: "bench", BENCH_GROUPED: grouped ? "1" : "0" },
+        },
+  );
+  let loaded: Loaded;
   try {
-    const stats = await load(
-      `${address}/save`,
-      {},
-      {
-        clientRequestId: "CLIENT_REQUEST_ID",
-        surveyId: CORE_CARE_WELLNESS_EXAM_ID,
-        patientId,
-        isSubmitted: false,
-        answers: ANSWERS,
-      },
+    const headers = grouped === "app" ? await signIn(server.base) : {};
+    loaded = await load(
+      server,
+      grouped === "app" ? "/api/surveyresults" : "/save",
+      headers,
+      saveBody(patientId),
     );
-    const target = grouped ? "bare fastify + zod + grouped insert" : "bare fastify + zod + insert";
-    return { database: label, target, ...stats };
   } finally {
-    await app.close();
+    await server.stop();
   }
-}
-
-async function withDatabase(
-  kind: "pglite" | "postgres",
-): Promise<{ database: Database; drop: () => Promise<void> }> {
-  if (kind === "pglite") {
-    // On disk, as `pnpm start` keeps it: an in-memory PGlite stalls on every new WAL segment, which
-    // its in-memory file system grows by copying, and the server's never does.
-    const dir = mkdtempSync(join(tmpdir(), "core-care-bench-pglite-"));
-    const database = await openDatabase({ pgliteDir: dir });
-    return {
-      database,
-      async drop() {
-        await database.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const serverUrl = process.env.DATABASE_URL ?? "";
-  const name = `bench_${randomBytes(5).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 20 });
+  const rowsWritten = (await countRows(database)) - before;
   return {
-    database,
-    async drop() {
-      await database.close();
-      const dropper = new pg.Client({ connectionString: serverUrl });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
+    row: {
+      database: database.kind,
+      target,
+      ...loaded.stats,
+      cpuMsPerSave: Number(((loaded.cpuSeconds * 1000) / Math.max(1, loaded.saves)).toFixed(3)),
+      answered: loaded.answered,
+      rowsWritten,
     },
+    loaded,
   };
 }
 
+interface ProfileReport {
+  database: string;
+  saves: number;
+  mainThreadMicrosecondsPerSave: number;
+  functions: { name: string; usPerSave: number; percent: number }[];
+  areas: { name: string; usPerSave: number; percent: number }[];
+}
+
+/** The app once more under `--cpu-prof`: where a save's CPU time goes, per save, in the measured run. */
+async function profileCase(database: BenchDatabase, patientId: string): Promise<ProfileReport> {
+  const dir = mkdtempSync(join(tmpdir(), "core-care-bench-profile-"));
+  try {
+    const { loaded } = await runCase(database, `${TARGETS.app} --cpu-prof`, patientId, "app", [
+      "--cpu-prof",
+      `--cpu-prof-dir=${dir}`,
+      "--cpu-prof-interval=250",
+    ]);
+    // CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile: the main thread is thread 0 (PGlite's is another).
+    const files = readdirSync(dir).filter((name) => name.endsWith(".cpuprofile"));
+    const file = files.find((name) => /\.\d+\.0\.\d+\.cpuprofile$/.test(name)) ?? files[0];
+    if (file === undefined) throw new Error("the server wrote no CPU profile");
+    const keep = process.env.BENCH_PROFILE_KEEP;
+    if (keep !== undefined && keep !== "") {
+      mkdirSync(keep, { recursive: true });
+      copyFileSync(join(dir, file), join(keep, `save-${database.kind}.cpuprofile`));
+    }
+    const window = profileWindow(join(dir, file), loaded.window[0], loaded.window[1]);
+    // The samples are taken on the wall clock, and on a busy machine the thread also waits for a core
+    // between two of them: each function's share of the samples is kept, and the main thread's CPU time
+    // per save (from /proc) is divided by those shares.
+    const cpuPerSave = (loaded.mainThreadCpuSeconds * 1e6) / Math.max(1, loaded.saves);
+    const per = (list: { name: string; microseconds: number }[], count: number) =>
+      list.slice(0, count).map(({ name, microseconds }) => {
+        const share = microseconds / Math.max(1, window.busy);
+        return {
+          name,
+          usPerSave: Number((share * cpuPerSave).toFixed(1)),
+          percent: Number((100 * share).toFixed(1)),
+        };
+      });
+    return {
+      database: database.kind,
+      saves: loaded.saves,
+      mainThreadMicrosecondsPerSave: Math.round(cpuPerSave),
+      functions: per(window.byFunction, 25),
+      areas: per(window.byArea, 20),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+ensureBuilt();
 const kinds: ("pglite" | "postgres")[] = process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 // BENCH_DATABASES=postgres (or pglite) measures one of them only.
 const only = process.env.BENCH_DATABASES;
 if (only !== undefined && only !== "")
   kinds.splice(0, kinds.length, ...kinds.filter((k) => only.includes(k)));
 const rows: Row[] = [];
+const profiles: ProfileReport[] = [];
+const loads: Record<string, string> = {};
 for (const kind of kinds) {
-  const { database, drop } = await withDatabase(kind);
+  const database = await benchDatabase(kind);
   try {
-    const { tenantId, patientId } = await seed(database);
-    rows.push(
-      await counted(database, (served) => benchBare(database, kind, tenantId, patientId, false, served)),
-    );
-    rows.push(
-      await counted(database, (served) => benchBare(database, kind, tenantId, patientId, true, served)),
-    );
-    rows.push(await counted(database, (served) => benchApp(database, kind, patientId, served)));
+    const { patientId } = await seed(database);
+    rows.push((await runCase(database, TARGETS.alone, patientId, false)).row);
+    rows.push((await runCase(database, TARGETS.grouped, patientId, true)).row);
+    rows.push((await runCase(database, TARGETS.app, patientId, "app")).row);
+    loads[kind] = loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ");
+    if (PROFILE) profiles.push(await profileCase(database, patientId));
   } finally {
-    await drop();
+    await database.drop();
   }
 }
 
-console.log(`\nPOST survey result, ${CONNECTIONS} connections, ${DURATION} s each, loopback\n`);
+console.log(
+  `\nPOST survey result, ${CONNECTIONS} connections, ${DURATION} s each, loopback; each server a process of its own\n`,
+);
 console.table(rows);
 console.log(
-  "answered: the saves the server answered 2xx in the case, its warm-up's and those in flight as the clock " +
-    "stopped included; rowsWritten: the rows the case added, which must be as many.",
+  "answered: the saves answered 2xx to the load generator in the case, its warm-up's included; " +
+    "rowsWritten: the rows the case added, as many or at most one a connection and run more (committed as " +
+    "the clock stopped, answered too late); cpuMsPerSave: the server process's CPU time (all its threads, PGlite's " +
+    "included) in the measured run over the saves answered in it.",
 );
 for (const kind of kinds) {
   const of = (target: string) => rows.find((r) => r.database === kind && r.target === target);
-  const alone = of("bare fastify + zod + insert");
-  const grouped = of("bare fastify + zod + grouped insert");
-  const full = of("core-care (sessions, tenancy, audit)");
+  const alone = of(TARGETS.alone);
+  const grouped = of(TARGETS.grouped);
+  const full = of(TARGETS.app);
   if (alone === undefined || grouped === undefined || full === undefined) continue;
   const percent = (base: Row) =>
     Math.round((100 * full.requestsPerSecond) / Math.max(1, base.requestsPerSecond));
-  const lost = rows.filter((r) => r.database === kind && r.rowsWritten !== r.answered).map((r) => r.target);
+  const cpu = (base: Row) => (full.cpuMsPerSave / Math.max(0.001, base.cpuMsPerSave)).toFixed(2);
+  const lost = rows
+    .filter(
+      (r) => r.database === kind && (r.rowsWritten < r.answered || r.rowsWritten > r.answered + IN_FLIGHT),
+    )
+    .map((r) => r.target);
   console.log(
-    `${kind}: core-care at ${percent(grouped)}% of the grouped baseline (target: 70%), ` +
-      `${percent(alone)}% of the one-row-a-commit baseline; p99 ${full.p99Ms} ms (target < 20 ms); ` +
+    `${kind}: core-care at ${percent(grouped)}% of the grouped baseline's saves/s (target: 70%), ` +
+      `${percent(alone)}% of the one-row-a-commit baseline's; CPU per save ${cpu(grouped)}x the grouped ` +
+      `baseline's, ${cpu(alone)}x the other's; p99 ${full.p99Ms} ms against ${grouped.p99Ms} and ` +
+      `${alone.p99Ms} ms (target < 20 ms); load ${loads[kind]}; ` +
       (lost.length === 0
-        ? "rows written = answers in every case"
-        : `ROWS WRITTEN != ANSWERS: ${lost.join(", ")}`),
+        ? "every save answered was written, in every case"
+        : `ROWS WRITTEN BELOW THE SAVES ANSWERED (or over them by more than the connections): ${lost.join(", ")}`),
   );
+}
+for (const profile of profiles) {
+  console.log(
+    `\n${profile.database}: CPU profile of the API process (node --cpu-prof), ${profile.saves} saves in the ` +
+      `measured run, ${profile.mainThreadMicrosecondsPerSave} µs of its main thread's CPU time per save; the ` +
+      `self time per save of the functions and the packages that spend most (their share of the main ` +
+      `thread's samples)`,
+  );
+  console.table(profile.functions);
+  console.table(profile.areas);
 }
 mkdirSync(".reports", { recursive: true });
 writeFileSync(
   join(".reports", "bench.json"),
-  JSON.stringify({ connections: CONNECTIONS, durationSeconds: DURATION, rows }, null, 2),
+  JSON.stringify({ connections: CONNECTIONS, durationSeconds: DURATION, rows, profiles }, null, 2),
 );
