@@ -88,6 +88,10 @@ const codings = (header: string | string[] | undefined) =>
  * be read as if it were not compressed at all.
  */
 export function compressedBodyRefusal(headers: IncomingHttpHeaders) {
+  const content = headers["content-encoding"];
+  const transfer = headers["transfer-encoding"];
+  // Most requests carry neither, or plain chunks: nothing to split.
+  if (content === undefined && (transfer === undefined || transfer === "chunked")) return undefined;
   if (codings(headers["content-encoding"]).some((coding) => coding !== "identity")) {
     return fieldError(
       "content-encoding",
