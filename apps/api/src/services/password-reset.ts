@@ -19,14 +19,25 @@ export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("base64url");
 
-/** Makes a single-use reset token for a user; only its hash is stored. */
+/**
+ * Makes a single-use reset token for a user; only its hash is stored. It ends the user's earlier links,
+ * so only the newest mail works: an older one left in a mailbox or forwarded is no way in. The user's row
+ * is locked meanwhile, so two requests at once still leave one link open.
+ */
 export async function createResetToken(db: Db, userId: string): Promise<string> {
   const token = randomBytes(32).toString("base64url");
-  await db.insert(passwordResets).values({
-    id: objectId(),
-    userId,
-    tokenHash: sha256(token),
-    expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
+  await db.transaction(async (tx) => {
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+    await tx
+      .update(passwordResets)
+      .set({ usedAt: new Date() })
+      .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
+    await tx.insert(passwordResets).values({
+      id: objectId(),
+      userId,
+      tokenHash: sha256(token),
+      expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
+    });
   });
   return token;
 }

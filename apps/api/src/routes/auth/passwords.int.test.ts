@@ -54,6 +54,44 @@ describe("DELETE /api/auth/passwords/{email}", () => {
     expect(again.json<ErrorResponse>().responseStatus.errors?.[0]?.field).toBe("oldPassword");
   });
 
+  test("a newer link ends the earlier ones: the older is refused like a used one", async () => {
+    const u = await t.createTestTenant();
+    const mailFor = async () => {
+      const before = outboxMessages(t.config.dataDir).length;
+      const res = await t.app.inject({
+        method: "DELETE",
+        url: `/api/auth/passwords/${encodeURIComponent(u.email)}`,
+        headers: XHR,
+      });
+      expect(res.statusCode).toBe(204);
+      await expect.poll(() => outboxMessages(t.config.dataDir)).toHaveLength(before + 1);
+      return resetTokenOf(outboxMessages(t.config.dataDir).at(-1) ?? "");
+    };
+    const older = await mailFor();
+    const newer = await mailFor();
+    expect(newer).not.toBe(older);
+
+    const withOlder = await change({
+      email: u.email,
+      oldPassword: older,
+      password: NEW_PASSWORD,
+      confirmPassword: NEW_PASSWORD,
+    });
+    expect(withOlder.statusCode).toBe(400);
+    expect(withOlder.json<ErrorResponse>().responseStatus.errors).toEqual([
+      { field: "oldPassword", message: "The current password or reset link is not valid." },
+    ]);
+    expect((await login(t.app, u.email)).me.user.id).toBe(u.userId);
+
+    const withNewer = await change({
+      email: u.email,
+      oldPassword: newer,
+      password: NEW_PASSWORD,
+      confirmPassword: NEW_PASSWORD,
+    });
+    expect(withNewer.statusCode, withNewer.body).toBe(204);
+  });
+
   test("answers 204 for an unknown e-mail and sends nothing", async () => {
     const before = outboxMessages(t.config.dataDir).length;
     const res = await t.app.inject({
