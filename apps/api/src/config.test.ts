@@ -37,6 +37,7 @@ describe("loadConfig", () => {
       DATABASE_URL: "postgres://u@db:5432/core",
       NODE_ENV: "production",
       SESSION_SECRET: "s".repeat(40),
+      TRUST_PROXY: "true",
       IDLE_TIMEOUT_SECONDS: "60",
       PUBLIC_URL: "https://portal.example.test/",
     });
@@ -45,6 +46,7 @@ describe("loadConfig", () => {
       host: "0.0.0.0",
       databaseUrl: "postgres://u@db:5432/core",
       nodeEnv: "production",
+      trustProxy: true,
       idleTimeoutSeconds: 60,
       publicUrl: "https://portal.example.test",
     });
@@ -53,14 +55,22 @@ describe("loadConfig", () => {
   test("in production, needs a session secret, seeds no demo data, runs no demo receiver and refuses a demo password", () => {
     const dataDir = mkdtempSync(join(tmpdir(), "core-care-config-"));
     try {
-      expect(() => loadConfig({ NODE_ENV: "production", DATA_DIR: dataDir })).toThrow(/SESSION_SECRET/);
+      expect(() => loadConfig({ NODE_ENV: "production", DATA_DIR: dataDir, TRUST_PROXY: "true" })).toThrow(
+        /SESSION_SECRET/,
+      );
       const secret = "s".repeat(40);
       expect(() =>
-        loadConfig({ NODE_ENV: "production", SESSION_SECRET: secret, DEMO_PASSWORD: DEFAULT_DEMO_PASSWORD }),
+        loadConfig({
+          NODE_ENV: "production",
+          SESSION_SECRET: secret,
+          TRUST_PROXY: "true",
+          DEMO_PASSWORD: DEFAULT_DEMO_PASSWORD,
+        }),
       ).toThrow(/DEMO_PASSWORD/);
       const config = loadConfig({
         NODE_ENV: "production",
         SESSION_SECRET: secret,
+        TRUST_PROXY: "true",
         SEED_ON_START: "true",
         DEMO_RECEIVER: "true",
       });
@@ -70,6 +80,26 @@ describe("loadConfig", () => {
       expect(loadConfig({ DATA_DIR: dataDir })).toMatchObject({ seedOnStart: true, demoReceiver: true });
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test("in production, refuses to start without TRUST_PROXY, saying why", () => {
+    // Behind no TLS proxy every request is plain HTTP, and no browser would be given the Secure cookie.
+    for (const trust of [undefined, "false"]) {
+      expect(() =>
+        loadConfig({
+          NODE_ENV: "production",
+          SESSION_SECRET: "s".repeat(40),
+          ...(trust === undefined ? {} : { TRUST_PROXY: trust }),
+        }),
+      ).toThrow(
+        "Invalid environment: TRUST_PROXY=true is required in production: the server speaks plain HTTP and " +
+          "gives its Secure session cookie only to requests its TLS proxy marks HTTPS (X-Forwarded-Proto)",
+      );
+    }
+    // Development and tests run on plain-HTTP loopback and need no proxy.
+    for (const nodeEnv of ["development", "test"]) {
+      expect(loadConfig({ NODE_ENV: nodeEnv, SESSION_SECRET: "s".repeat(40) }).trustProxy).toBe(false);
     }
   });
 

@@ -189,6 +189,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         "Invalid environment: SESSION_SECRET (32 characters or more) is required in production",
       );
     }
+    // The server speaks plain HTTP, and a production session cookie is Secure (`__Host-sid`): a browser
+    // is given it only over HTTPS, which the server learns from its TLS proxy's X-Forwarded-Proto. Without
+    // TRUST_PROXY every sign-in would answer and leave the browser signed out.
+    if (e.TRUST_PROXY !== "true") {
+      throw new Error(
+        "Invalid environment: TRUST_PROXY=true is required in production: the server speaks plain HTTP and " +
+          "gives its Secure session cookie only to requests its TLS proxy marks HTTPS (X-Forwarded-Proto)",
+      );
+    }
     if (env.DEMO_PASSWORD !== undefined && env.DEMO_PASSWORD !== "") {
       throw new Error(
         "Invalid environment: DEMO_PASSWORD: demo accounts are not made in production; unset it",

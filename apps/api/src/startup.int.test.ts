@@ -57,7 +57,7 @@ describe("pnpm start", () => {
 });
 
 describe("a production start", () => {
-  test("refuses to run without SESSION_SECRET or with DEMO_PASSWORD", async () => {
+  test("refuses to run without SESSION_SECRET or TRUST_PROXY, or with DEMO_PASSWORD", async () => {
     const storage = await freshServerStorage();
     try {
       const noSecret = startServer({ env: { ...storage.env, NODE_ENV: "production" } });
@@ -65,11 +65,20 @@ describe("a production start", () => {
       expect(await noSecret.exited).not.toBe(0);
       expect(noSecret.output()).toContain("SESSION_SECRET (32 characters or more) is required in production");
 
+      // Without a TLS proxy it would answer every sign-in and leave the browser without its cookie.
+      const plainHttp = startServer({
+        env: { ...storage.env, NODE_ENV: "production", SESSION_SECRET: "p".repeat(40) },
+      });
+      started.push(plainHttp);
+      expect(await plainHttp.exited).not.toBe(0);
+      expect(plainHttp.output()).toContain("TRUST_PROXY=true is required in production");
+
       const demo = startServer({
         env: {
           ...storage.env,
           NODE_ENV: "production",
           SESSION_SECRET: "p".repeat(40),
+          TRUST_PROXY: "true",
           DEMO_PASSWORD: DEFAULT_DEMO_PASSWORD,
         },
       });
@@ -87,14 +96,23 @@ describe("a production start", () => {
       const storage = await freshServerStorage();
       try {
         const server = startServer({
-          env: { ...storage.env, NODE_ENV: "production", SESSION_SECRET: "p".repeat(40) },
+          env: {
+            ...storage.env,
+            NODE_ENV: "production",
+            SESSION_SECRET: "p".repeat(40),
+            TRUST_PROXY: "true",
+          },
         });
         started.push(server);
         const base = await server.listening;
         await waitForStatus(`${base}/readyz`);
         const response = await fetch(`${base}/api/auth/sessions`, {
           method: "POST",
-          headers: { "content-type": "application/json", "x-requested-with": "XMLHttpRequest" },
+          headers: {
+            "content-type": "application/json",
+            "x-requested-with": "XMLHttpRequest",
+            "x-forwarded-proto": "https",
+          },
           body: JSON.stringify({ email: "staff@demo.test", password: DEFAULT_DEMO_PASSWORD }),
         });
         expect(response.status).toBe(401);

@@ -29,12 +29,12 @@ export default fp(
           version: "1",
           description:
             "Every call of the Core Care survey portal. Sign in with POST /api/auth/sessions; the session " +
-            "cookie `sid` goes with every later call, and every call other than GET needs the header " +
+            `cookie \`${app.sessionCookieName}\` goes with every later call, and every call other than GET needs the header ` +
             "`X-Requested-With: XMLHttpRequest`. Errors answer `{ responseStatus: { status, message, errors } }`.",
         },
         components: {
           securitySchemes: {
-            session: { type: "apiKey", in: "cookie", name: "sid" },
+            session: { type: "apiKey", in: "cookie", name: app.sessionCookieName },
             bearer: {
               type: "http",
               scheme: "bearer",
@@ -68,5 +68,5 @@ export default fp(
       });
     });
   },
-  { name: "openapi" },
+  { name: "openapi", dependencies: ["session"] },
 );

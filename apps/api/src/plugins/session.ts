@@ -1,8 +1,9 @@
-import type { FastifyReply } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import fastifyCookie from "@fastify/cookie";
 import fastifySession from "@fastify/session";
 import type { Config } from "../config.js";
+import { AppError } from "../errors.js";
 import { AUTH_CHANNEL, AuthCache } from "../services/auth-cache.js";
 import { PgSessionStore } from "../services/session-store.js";
 
@@ -10,6 +11,15 @@ declare module "fastify" {
   interface FastifyInstance {
     /** Sessions and memberships this process has read, forgotten when PostgreSQL says they changed. */
     authCache: AuthCache;
+    /** The session cookie's name (see {@link sessionCookieName}). */
+    sessionCookieName: string;
+  }
+  interface FastifyReply {
+    /**
+     * Clears the session cookie with the attributes it was set with: a browser ignores a `__Host-`
+     * cookie's clearing that lacks `Secure`.
+     */
+    clearSessionCookie(): FastifyReply;
   }
   interface Session {
     userId?: string;
@@ -35,8 +45,30 @@ declare module "fastify" {
   }
 }
 
-/** Name of the session cookie (docs/api.md). */
-export const SESSION_COOKIE = "sid";
+/**
+ * Name of the session cookie (docs/api.md). In production it is `__Host-sid`: the browser then keeps it
+ * only if it is Secure, has Path=/ and no Domain, so neither a sibling subdomain nor a plain-HTTP page can
+ * set or overwrite it (RFC 6265bis 4.1.3.2). Development and tests run on plain-HTTP loopback as `sid`.
+ */
+export function sessionCookieName(nodeEnv: Config["nodeEnv"]): string {
+  return nodeEnv === "production" ? "__Host-sid" : "sid";
+}
+
+/** The answer to a way in over plain HTTP in production (docs/api.md). */
+export const HTTPS_REQUIRED =
+  "Signing in needs a secure connection (HTTPS): the session cookie is only given over HTTPS. " +
+  "Open the portal at its https:// address.";
+
+/**
+ * Refuses to give a session to a request that came over plain HTTP in production: its Secure cookie
+ * would not be sent, and the answer would look like a sign-in that worked while the browser stays signed
+ * out. Behind a TLS proxy (TRUST_PROXY) the protocol is the one its X-Forwarded-Proto names.
+ */
+export function assertSessionTransport(request: FastifyRequest): void {
+  if (request.server.config.nodeEnv === "production" && request.protocol !== "https") {
+    throw new AppError(403, "HTTPS_REQUIRED", HTTPS_REQUIRED);
+  }
+}
 
 /** Removes from the answer's Set-Cookie header the cookie `name` set to any of `values`. */
 function dropSetCookie(reply: FastifyReply, name: string, values: string[]): void {
@@ -76,20 +108,26 @@ export default fp<{ config: Config }>(
       { idleSeconds: config.idleTimeoutSeconds, absoluteSeconds: config.absoluteTimeoutSeconds },
       cache,
     );
+    const cookieName = sessionCookieName(config.nodeEnv);
+    // Plain-HTTP loopback in development and tests; Secure everywhere else. No Domain, ever.
+    const cookie = {
+      path: "/",
+      httpOnly: true,
+      sameSite: "lax",
+      secure: config.nodeEnv === "production",
+    } as const;
+    app.decorate("sessionCookieName", cookieName);
+    app.decorateReply("clearSessionCookie", function (this: FastifyReply) {
+      return this.clearCookie(cookieName, cookie);
+    });
     await app.register(fastifyCookie);
     await app.register(fastifySession, {
       secret: config.sessionSecret,
-      cookieName: SESSION_COOKIE,
+      cookieName,
       store,
       saveUninitialized: false,
       rolling: false,
-      cookie: {
-        path: "/",
-        httpOnly: true,
-        sameSite: "lax",
-        // Plain-HTTP loopback in development and tests; Secure everywhere else.
-        secure: config.nodeEnv === "production",
-      },
+      cookie,
     });
     // The session cookie is set by an answer that gives the browser a session, a new id or none (a route
     // that ends the session clears the cookie itself), never by one that only used the session it came
@@ -98,8 +136,8 @@ export default fp<{ config: Config }>(
     // it saved the session (its last use), nor clear it when the session was not found (an id that has
     // just been replaced). Registered after the session plugin, so its cookie is written by now.
     app.addHook("onSend", async (request, reply) => {
-      const held = request.cookies[SESSION_COOKIE];
-      if (held !== undefined && request.session !== null) dropSetCookie(reply, SESSION_COOKIE, [held, ""]);
+      const held = request.cookies[cookieName];
+      if (held !== undefined && request.session !== null) dropSetCookie(reply, cookieName, [held, ""]);
     });
     const timer = setInterval(
       () => {

@@ -13,7 +13,7 @@ import {
   type Me,
 } from "@core-care/schema";
 import { unauthorized } from "../../errors.js";
-import { SESSION_COOKIE } from "../../plugins/session.js";
+import { assertSessionTransport } from "../../plugins/session.js";
 import { audit } from "../../services/audit.js";
 import { endHandover } from "../../services/handovers.js";
 import { changePassword, requestPasswordReset } from "../../services/password-reset.js";
@@ -76,6 +76,8 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
+      // Before the password is looked at: over plain HTTP no session cookie would reach the browser.
+      assertSessionTransport(request);
       const { email, password } = request.body;
       const user = await checkPassword(app, email, password, request.ip);
       const hasTotp = user.totpSecret !== null;
@@ -142,7 +144,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     if (tablet !== null) await endHandover(app.db, tablet, "logout", { userId: null, ip: request.ip });
     if (request.session !== null && request.session !== undefined) await request.session.destroy();
     return reply
-      .clearCookie(SESSION_COOKIE, { path: "/" })
+      .clearSessionCookie()
       .header("Clear-Site-Data", '"cache", "cookies", "storage"')
       .code(204)
       .send();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { ErrorResponse } from "@core-care/schema";
 import {
   createSecondServer,
   createTestApp,
@@ -129,5 +130,65 @@ describe("sign-in throttle", () => {
     for (let i = 0; i < 10; i++) await attempt(`nobody${i}@example.test`, "wrong guess number x", "10.9.9.9");
     expect((await attempt(u.email, TEST_PASSWORD, "10.9.9.9")).statusCode).toBe(429);
     expect((await attempt(u.email, TEST_PASSWORD, "10.9.9.10")).statusCode).toBe(200);
+  });
+});
+
+describe("the session cookie in production", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ config: { nodeEnv: "production", trustProxy: true } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const signIn = (email: string, headers: Record<string, string>) =>
+    t.app.inject({
+      method: "POST",
+      url: "/api/auth/sessions",
+      headers: { ...XHR, ...headers },
+      payload: { email, password: TEST_PASSWORD },
+    });
+
+  test("is __Host-sid: Secure, Path=/, no Domain, and signing out clears it with the same attributes", async () => {
+    const u = await t.createTestTenant();
+    const res = await signIn(u.email, { "x-forwarded-proto": "https" });
+    expect(res.statusCode, res.body).toBe(200);
+    const header = [res.headers["set-cookie"]].flat().join("\n");
+    expect(header).toMatch(/^__Host-sid=[^;]+; Path=\/; HttpOnly; Secure; SameSite=Lax$/m);
+    expect(header).not.toMatch(/Domain=/i);
+    expect(res.cookies.map((c) => c.name)).toEqual(["__Host-sid"]);
+
+    const cookie = `__Host-sid=${res.cookies[0]?.value ?? ""}`;
+    const headers = { ...XHR, cookie, "x-forwarded-proto": "https" };
+    expect((await t.app.inject({ method: "GET", url: "/api/users/me", headers })).statusCode).toBe(200);
+    // The old name is not read: a cookie a plain-HTTP page or a sibling subdomain could set is no session.
+    const oldName = { ...headers, cookie: `sid=${res.cookies[0]?.value ?? ""}` };
+    expect((await t.app.inject({ method: "GET", url: "/api/users/me", headers: oldName })).statusCode).toBe(
+      401,
+    );
+
+    const out = await t.app.inject({ method: "DELETE", url: "/api/auth/sessions", headers });
+    expect(out.statusCode).toBe(204);
+    // A browser drops a __Host- cookie's clearing that lacks Secure or Path=/.
+    const cleared = [out.headers["set-cookie"]].flat().find((c) => c?.startsWith("__Host-sid=;")) ?? "";
+    expect(cleared.split("; ").sort()).toEqual(
+      expect.arrayContaining(["HttpOnly", "Max-Age=0", "Path=/", "SameSite=Lax", "Secure"]),
+    );
+    expect(cleared).not.toMatch(/Domain=/i);
+  });
+
+  test("a sign-in over plain HTTP is refused with a message that says why, and sets nothing", async () => {
+    const u = await t.createTestTenant();
+    const plain: Record<string, string>[] = [{}, { "x-forwarded-proto": "http" }];
+    for (const headers of plain) {
+      const res = await signIn(u.email, headers);
+      expect(res.statusCode).toBe(403);
+      expect(res.json<ErrorResponse>().responseStatus.message).toBe(
+        "Signing in needs a secure connection (HTTPS): the session cookie is only given over HTTPS. " +
+          "Open the portal at its https:// address.",
+      );
+      expect(res.headers["set-cookie"]).toBeUndefined();
+    }
   });
 });

@@ -14,7 +14,6 @@ import {
 import type { FastifyRequest } from "fastify";
 import { authOf } from "../../plugins/auth-context.js";
 import reportDataRoutes from "./report.js";
-import { SESSION_COOKIE } from "../../plugins/session.js";
 import { bindHandoverResult, endHandover } from "../../services/handovers.js";
 import { Batcher } from "../../services/batcher.js";
 import { assertAnswersAllowed } from "../../services/answer-check.js";
@@ -96,7 +95,7 @@ const surveyResultsRoutes: FastifyPluginAsyncZod = async (app) => {
         if (submitted) {
           await endHandover(app.db, tablet, "submit", { userId: null, ip: request.ip });
           await request.session.destroy();
-          reply.clearCookie(SESSION_COOKIE, { path: "/" });
+          reply.clearSessionCookie();
         }
       }
       return { id };

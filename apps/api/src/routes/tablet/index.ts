@@ -8,7 +8,6 @@ import {
   TabletHandoverSchema,
 } from "@core-care/schema";
 import { authOf, tabletOf } from "../../plugins/auth-context.js";
-import { SESSION_COOKIE } from "../../plugins/session.js";
 import { endHandover, handoverState, startHandover } from "../../services/handovers.js";
 import { returnToStaff } from "../../services/staff-return.js";
 import { loadMe } from "../../services/users.js";
@@ -66,7 +65,7 @@ const tabletRoutes: FastifyPluginAsyncZod = async (app) => {
       const tablet = tabletOf(request);
       await endHandover(app.db, tablet, request.query.reason, { userId: null, ip: request.ip });
       await request.session.destroy();
-      return reply.clearCookie(SESSION_COOKIE, { path: "/" }).code(204).send(null);
+      return reply.clearSessionCookie().code(204).send(null);
     },
   );
 

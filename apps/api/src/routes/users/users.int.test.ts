@@ -306,8 +306,8 @@ describe("test form outside development and test", () => {
         headers: { "x-requested-with": "XMLHttpRequest", "x-forwarded-proto": "https" },
         payload: { email: admin.email, password: TEST_PASSWORD },
       });
-      const cookie = `sid=${res.cookies.find((c) => c.name === "sid")?.value ?? ""}`;
-      expect(res.cookies.find((c) => c.name === "sid")?.secure).toBe(true);
+      const cookie = `__Host-sid=${res.cookies.find((c) => c.name === "__Host-sid")?.value ?? ""}`;
+      expect(res.cookies.find((c) => c.name === "__Host-sid")?.secure).toBe(true);
       const headers = { cookie, "x-requested-with": "XMLHttpRequest", "x-forwarded-proto": "https" };
       const create = await prod.app.inject({
         method: "POST",
