@@ -8,6 +8,10 @@ import type { RoleName } from "@core-care/schema";
  *
  * Credential kinds: a staff session (`staff`, with the roles any one of which admits), the tablet
  * patient credential (`tablet`), the Tele-AWV link's token (`teleAwv`), or none (`anyone`).
+ *
+ * A route that gives the browser's session a practice, a role or a patient credential says which way in
+ * it is (`session`): its handler gives the session through `services/session-grant.ts` alone, which
+ * applies the second-factor rule, and a session changed any other way is refused as the answer goes.
  */
 
 /** Staff roles; `none` (0) holds none of them and is admitted nowhere a staff role is needed. */
@@ -26,6 +30,14 @@ export type UserGrant = "deleteRecords" | "resendDeliveries" | "acknowledgeAlert
  */
 export type PatientScope = "survey" | "result" | "self" | "link";
 
+/**
+ * The ways a session gains a practice or a role: signing in (each of its steps), a member's practice
+ * switch, a system administrator's switch into any practice, and the Staff button of a handed-over
+ * tablet; and the hand-over itself, which gives the browser a patient credential in place of the staff
+ * session (no practice role: the way back is the Staff button).
+ */
+export type SessionWay = "sign-in" | "switch" | "visit" | "staff-return" | "hand-over";
+
 export interface Permission {
   /** Anyone, with or without a credential (sign-in, sign-out, public configuration, the web app). */
   anyone?: true;
@@ -39,6 +51,8 @@ export interface Permission {
   teleAwv?: PatientScope;
   /** The metrics scrape token (`METRICS_TOKEN`, sent as `Authorization: Bearer`). */
   scrapeToken?: true;
+  /** The way in this route is, when it gives the session a practice, a role or a patient credential. */
+  session?: SessionWay;
 }
 
 export type CredentialKind = "staff" | "tablet" | "teleAwv";
@@ -68,7 +82,7 @@ export const PERMISSIONS = {
   "GET api-reference": ANYONE,
 
   "GET /api/config": ANYONE,
-  "POST /api/auth/sessions": ANYONE,
+  "POST /api/auth/sessions": { anyone: true, session: "sign-in" },
   "DELETE /api/auth/sessions": ANYONE,
   "GET /api/auth/keepalive": { staff: USERS, tablet: "self" },
   "DELETE /api/auth/passwords/:email": ANYONE,
@@ -76,13 +90,13 @@ export const PERMISSIONS = {
   // The second step of a sign-in whose password was right: the session holds a pending sign-in (no staff
   // credential yet) and the handler refuses without one. Setting up the factor is part of it for an admin
   // whose practice requires one.
-  "POST /api/auth/sessions/totp": ANYONE,
+  "POST /api/auth/sessions/totp": { anyone: true, session: "sign-in" },
   "POST /api/auth/sessions/totp/enrolment": ANYONE,
-  "POST /api/auth/sessions/totp/enrolment/confirm": ANYONE,
+  "POST /api/auth/sessions/totp/enrolment/confirm": { anyone: true, session: "sign-in" },
 
   "GET /api/users/me": { staff: USERS },
   "PUT /api/users/me": { staff: USERS },
-  "PUT /api/users/me/tenant": { staff: USERS },
+  "PUT /api/users/me/tenant": { staff: USERS, session: "switch" },
   // A second factor is for administrators; whoever has one may see it and turn it off (unless required).
   "GET /api/users/me/totp": { staff: USERS },
   "POST /api/users/me/totp/enrolment": { staff: ADMINS },
@@ -106,7 +120,7 @@ export const PERMISSIONS = {
   "DELETE /api/tenants/:id": { staff: SYSADMINS },
   // A system administrator may enter any practice (to set it up or help it) without becoming a member;
   // everyone else moves only among their own practices (PUT /api/users/me/tenant).
-  "POST /api/tenants/:id/switch": { staff: SYSADMINS },
+  "POST /api/tenants/:id/switch": { staff: SYSADMINS, session: "visit" },
 
   "GET /api/patients": { staff: USERS },
   "POST /api/patients": { staff: USERS },
@@ -197,10 +211,10 @@ export const PERMISSIONS = {
 
   // The tablet hand-over: staff hand over, the patient credential reads and ends its own hand-over,
   // and the Staff button (with the password of whoever handed over) takes it back.
-  "POST /api/tablet/handovers": { staff: USERS },
+  "POST /api/tablet/handovers": { staff: USERS, session: "hand-over" },
   "GET /api/tablet/handover": { tablet: "self" },
   "DELETE /api/tablet/handover": { tablet: "self" },
-  "POST /api/tablet/handover/staff": { tablet: "self" },
+  "POST /api/tablet/handover/staff": { tablet: "self", session: "staff-return" },
 } as const satisfies Record<string, Permission>;
 
 export type PermissionKey = keyof typeof PERMISSIONS;

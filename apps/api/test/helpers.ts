@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { eq } from "drizzle-orm";
+import { Secret, TOTP } from "otpauth";
 import { inject } from "vitest";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import { CORE_CARE_WELLNESS_EXAM_ID, objectId } from "@core-care/survey-engine";
@@ -239,6 +241,54 @@ export async function login(
     throw new Error(`login of ${email} failed: ${response.statusCode} ${response.body}`);
   }
   return asSession(app, cookie, response.json<Me>());
+}
+
+/** The authenticator's code `steps` 30-second steps from now, as the user's app would show it. */
+export function totpCodeAt(secret: string, steps = 0): string {
+  return TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: Date.now() + steps * 30_000 });
+}
+
+/** Turns a second factor on for a user, as a confirmed enrolment leaves it; answers its secret. */
+export async function giveSecondFactor(db: Db, userId: string): Promise<string> {
+  const secret = new Secret({ size: 20 }).base32;
+  await db.update(users).set({ totpSecret: secret, totpLastStep: null }).where(eq(users.id, userId));
+  return secret;
+}
+
+/**
+ * Signs in with the password and then a current code of the user's second factor; throws unless both
+ * steps pass. Each call acts in a new 30-second step (the last accepted step is forgotten first), since a
+ * code is never accepted twice.
+ */
+export async function loginWithCode(
+  app: FastifyInstance,
+  db: Db,
+  user: { userId: string; email: string },
+  secret: string,
+): Promise<Session> {
+  const headers = { "x-requested-with": "XMLHttpRequest" };
+  const first = await app.inject({
+    method: "POST",
+    url: "/api/auth/sessions",
+    headers,
+    payload: { email: user.email, password: TEST_PASSWORD },
+  });
+  const pending = sessionCookie(first);
+  if (first.statusCode !== 202 || pending === undefined) {
+    throw new Error(`password step of ${user.email} failed: ${first.statusCode} ${first.body}`);
+  }
+  await db.update(users).set({ totpLastStep: null }).where(eq(users.id, user.userId));
+  const second = await app.inject({
+    method: "POST",
+    url: "/api/auth/sessions/totp",
+    headers: { ...headers, cookie: pending },
+    payload: { code: totpCodeAt(secret) },
+  });
+  const cookie = sessionCookie(second);
+  if (second.statusCode !== 200 || cookie === undefined) {
+    throw new Error(`code step of ${user.email} failed: ${second.statusCode} ${second.body}`);
+  }
+  return asSession(app, cookie, second.json<Me>());
 }
 
 /** The session id of a session's cookie `sid=<id>.<signature>` (the `sessions` row's `sid`). */

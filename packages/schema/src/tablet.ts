@@ -2,6 +2,7 @@ import { z } from "zod";
 import { PasswordSchema } from "./auth.js";
 import { DocumentIdSchema, ObjectIdSchema } from "./common.js";
 import { PatientLanguageSchema } from "./patient.js";
+import { TotpCodeSchema } from "./totp.js";
 
 /** Body of POST /api/tablet/handovers: the patient and the survey the tablet is handed over for. */
 export const HandoverRequestSchema = z.object({ patientId: ObjectIdSchema, surveyId: DocumentIdSchema });
@@ -37,8 +38,14 @@ export const TabletHandoverSchema = z.object({
 });
 export type TabletHandover = z.infer<typeof TabletHandoverSchema>;
 
-/** Body of POST /api/tablet/handover/staff: the password of the staff member who handed the tablet over. */
-export const StaffReturnRequestSchema = z.object({ password: PasswordSchema });
+/**
+ * Body of POST /api/tablet/handover/staff: the password of the staff member who handed the tablet over,
+ * and a code of their second factor when they have one.
+ */
+export const StaffReturnRequestSchema = z.object({
+  password: PasswordSchema,
+  code: TotpCodeSchema.optional(),
+});
 export type StaffReturnRequest = z.infer<typeof StaffReturnRequestSchema>;
 
 /** Query of DELETE /api/tablet/handover: why the tablet ends it (the idle timeout, or a sign-out). */

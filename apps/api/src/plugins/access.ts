@@ -100,7 +100,8 @@ async function admit(
     throw refuse(403);
   }
   const auth = request.auth;
-  if (auth === null) throw refuse(request.teleAwv === null ? 401 : 403);
+  if (auth === null && request.teleAwv === null) throw unauthorized(request.sessionEndedFor ?? undefined);
+  if (auth === null) throw refuse(403);
   const roles = permission.staff ?? [];
   if (roles.some((role) => hasRole(auth.roles, role))) return { kind: "staff", ...auth };
   if (

@@ -1,13 +1,14 @@
 import fp from "fastify-plugin";
 import type { FastifyRequest } from "fastify";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Config } from "../config.js";
 import type { Db } from "../db/index.js";
 import { hasRole, Role } from "@core-care/schema";
 import { tenants, userTenants, users } from "../db/schema.js";
 import type { AuditAction } from "../services/audit.js";
-import type { AuthCache } from "../services/auth-cache.js";
-import { AuditWriter } from "../services/audit.js";
+import type { AuthCache, Membership } from "../services/auth-cache.js";
+import { audit, AuditWriter } from "../services/audit.js";
+import { ENDED_FOR, factorRequiredFor, secondFactorRule, sessionProven } from "../services/session-grant.js";
 import { endHandover, endIdleHandovers, findOpenHandover } from "../services/handovers.js";
 import {
   resolveInvitationToken,
@@ -82,6 +83,8 @@ declare module "fastify" {
     spentLink: SpentLinkCredential | null;
     /** True when the request presented a Tele-AWV token, valid or not. */
     presentedToken: boolean;
+    /** Why the session this request came with was ended by the second-factor rule, for its 401. */
+    sessionEndedFor: string | null;
     /** The credential the permission table admitted this request with (null on routes open to anyone). */
     credential: Credential | null;
     /** Writes an audit event for the request's credential in its tenant. */
@@ -97,14 +100,24 @@ declare module "fastify" {
 /** A session's last use is written back at most this often, so reads do not each cost a write. */
 const TOUCH_INTERVAL_MS = 5_000;
 
-async function loadMembership(db: Db, cache: AuthCache, userId: string, tenantId: string) {
+async function loadMembership(
+  db: Db,
+  cache: AuthCache,
+  userId: string,
+  tenantId: string,
+): Promise<Membership | undefined> {
   const cached = cache.getMember(userId, tenantId);
   if (cached !== undefined) return cached;
   const stamp = cache.stamp();
   const rows = await db
-    .select({ roles: userTenants.roles })
+    .select({
+      roles: userTenants.roles,
+      secondFactor: sql<boolean>`${users.totpSecret} is not null`,
+      factorRequired: sql<boolean>`coalesce((${tenants.settings} ->> 'requireAdminTotp')::boolean, false)`,
+    })
     .from(users)
     .innerJoin(userTenants, eq(userTenants.userId, users.id))
+    .innerJoin(tenants, eq(tenants.id, userTenants.tenantId))
     .where(and(eq(users.id, userId), eq(userTenants.tenantId, tenantId)))
     .limit(1);
   const member = rows[0];
@@ -117,15 +130,26 @@ async function loadMembership(db: Db, cache: AuthCache, userId: string, tenantId
  * there only while they hold that role in the practice they came from and the visited practice exists.
  * The visited practice is read every time (a removed practice ends the visit at once).
  */
-async function loadVisit(db: Db, cache: AuthCache, userId: string, via: string, tenantId: string) {
+async function loadVisit(
+  db: Db,
+  cache: AuthCache,
+  userId: string,
+  via: string,
+  tenantId: string,
+): Promise<Membership | undefined> {
   const home = await loadMembership(db, cache, userId, via);
   if (home === undefined || !hasRole(home.roles, "sysAdmin")) return undefined;
   const [visited] = await db
-    .select({ id: tenants.id })
+    .select({ settings: tenants.settings })
     .from(tenants)
     .where(eq(tenants.id, tenantId))
     .limit(1);
-  return visited === undefined ? undefined : { roles: Role.sysAdmin };
+  if (visited === undefined) return undefined;
+  return {
+    roles: Role.sysAdmin,
+    secondFactor: home.secondFactor,
+    factorRequired: visited.settings.requireAdminTotp === true,
+  };
 }
 
 /** The bearer token of an `Authorization` header, if any. */
@@ -190,6 +214,7 @@ export default fp<{ config: Config }>(
     app.decorateRequest("spentLink", null);
     app.decorateRequest("credential", null);
     app.decorateRequest("presentedToken", false);
+    app.decorateRequest("sessionEndedFor", null);
     const auditWriter = new AuditWriter(app.database.execute);
     app.decorateRequest("audit", async function (this: FastifyRequest, action, entity, entityId, details) {
       const actor = actorOf(this);
@@ -238,7 +263,28 @@ export default fp<{ config: Config }>(
           await session.destroy();
           return;
         }
-        request.auth = { userId, tenantId, sid: session.sessionId, ...member };
+        // The second-factor rule holds for as long as the session lasts: a practice that turned its
+        // requirement on, a role raised to admin there, or a factor turned on in another session ends a
+        // session that has not proven one, here, on every server (services/session-grant.ts).
+        const decision = secondFactorRule({
+          enabled: member.secondFactor,
+          proven: sessionProven(session),
+          required: factorRequiredFor(member.roles, member.factorRequired),
+        });
+        if (decision !== "admit") {
+          await session.destroy();
+          request.sessionEndedFor = ENDED_FOR[decision];
+          await audit(app.db, {
+            tenantId,
+            userId,
+            action: "logout",
+            entity: "session",
+            ip: request.ip,
+            details: { reason: decision === "code" ? "second-factor-code" : "second-factor-required" },
+          });
+          return;
+        }
+        request.auth = { userId, tenantId, sid: session.sessionId, roles: member.roles };
       }
       if (now - (lastSeenAt ?? 0) >= touchIntervalMs) {
         session.set("lastSeenAt", now);

@@ -6,7 +6,7 @@ import type { ErrorResponse, FieldError } from "@core-care/schema";
 import { AppError, fieldMessage } from "../errors.js";
 import { isDatabaseUnavailable } from "../db/errors.js";
 
-const GENERIC_500 = "An unexpected error occurred.";
+export const GENERIC_500 = "An unexpected error occurred.";
 const UNAVAILABLE_503 = "The service is briefly unavailable. Please try again in a moment.";
 /** Seconds a client is told to wait after a 503: about how long a database restart or fail-over takes. */
 export const RETRY_AFTER_SECONDS = 5;

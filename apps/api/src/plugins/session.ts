@@ -3,7 +3,8 @@ import fp from "fastify-plugin";
 import fastifyCookie from "@fastify/cookie";
 import fastifySession from "@fastify/session";
 import type { Config } from "../config.js";
-import { AppError } from "../errors.js";
+import { errorBody, GENERIC_500 } from "./error-handler.js";
+import { identityGiven, sessionIdentity } from "../services/session-grant.js";
 import { AUTH_CHANNEL, AuthCache } from "../services/auth-cache.js";
 import { PgSessionStore } from "../services/session-store.js";
 
@@ -42,6 +43,8 @@ declare module "fastify" {
      * sysAdmin role, checked on every request (auth plugin).
      */
     sysAdminVia?: string;
+    /** Epoch ms this session proved its user's second factor; kept across practice switches. */
+    secondFactorAt?: number;
   }
 }
 
@@ -52,22 +55,6 @@ declare module "fastify" {
  */
 export function sessionCookieName(nodeEnv: Config["nodeEnv"]): string {
   return nodeEnv === "production" ? "__Host-sid" : "sid";
-}
-
-/** The answer to a way in over plain HTTP in production (docs/api.md). */
-export const HTTPS_REQUIRED =
-  "Signing in needs a secure connection (HTTPS): the session cookie is only given over HTTPS. " +
-  "Open the portal at its https:// address.";
-
-/**
- * Refuses to give a session to a request that came over plain HTTP in production: its Secure cookie
- * would not be sent, and the answer would look like a sign-in that worked while the browser stays signed
- * out. Behind a TLS proxy (TRUST_PROXY) the protocol is the one its X-Forwarded-Proto names.
- */
-export function assertSessionTransport(request: FastifyRequest): void {
-  if (request.server.config.nodeEnv === "production" && request.protocol !== "https") {
-    throw new AppError(403, "HTTPS_REQUIRED", HTTPS_REQUIRED);
-  }
 }
 
 /** Removes from the answer's Set-Cookie header the cookie `name` set to any of `values`. */
@@ -120,6 +107,25 @@ export default fp<{ config: Config }>(
     app.decorateReply("clearSessionCookie", function (this: FastifyReply) {
       return this.clearCookie(cookieName, cookie);
     });
+    // Who each request's session was as it arrived, for the check as the answer goes.
+    const arrived = new WeakMap<FastifyRequest, string | undefined>();
+    // Registered before the session plugin's own hook, which saves the session: a session whose user,
+    // practice or hand-over changed other than through services/session-grant.ts (which applies the
+    // second-factor rule) is ended before it is saved or its cookie set, and the answer is a 500, since
+    // only a route's own mistake gets here.
+    app.addHook("onSend", async (request, reply, payload) => {
+      // A request whose hooks stopped before its session was read ran no handler.
+      if (!arrived.has(request)) return payload;
+      const now = sessionIdentity(request.session);
+      if (now === undefined || now === arrived.get(request) || now === identityGiven(request)) return payload;
+      request.log.error(
+        { route: request.routeOptions.url },
+        "a session was given a user, practice or hand-over outside services/session-grant.ts; ended",
+      );
+      await request.session.destroy();
+      reply.code(500).header("content-type", "application/json; charset=utf-8");
+      return JSON.stringify(errorBody(500, GENERIC_500));
+    });
     await app.register(fastifyCookie);
     await app.register(fastifySession, {
       secret: config.sessionSecret,
@@ -135,6 +141,9 @@ export default fp<{ config: Config }>(
     // hand-over) and would undo it. So a request that kept its session does not send the cookie back when
     // it saved the session (its last use), nor clear it when the session was not found (an id that has
     // just been replaced). Registered after the session plugin, so its cookie is written by now.
+    app.addHook("onRequest", async (request) => {
+      arrived.set(request, sessionIdentity(request.session));
+    });
     app.addHook("onSend", async (request, reply) => {
       const held = request.cookies[cookieName];
       if (held !== undefined && request.session !== null) dropSetCookie(reply, cookieName, [held, ""]);

@@ -2,10 +2,11 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { eq } from "drizzle-orm";
 import { Role, type Me, type UpdateMeRequest } from "@core-care/schema";
 import { tenants, users } from "../db/schema.js";
-import { fieldError, forbidden, notFound, unauthorized } from "../errors.js";
+import { fieldError, notFound, unauthorized } from "../errors.js";
 import type { AuthContext } from "../plugins/auth.js";
 import { audit } from "./audit.js";
 import { setPassword } from "./password-reset.js";
+import { grantSession, secondFactorRefusal } from "./session-grant.js";
 import { passwordProblem, verifyPassword } from "./passwords.js";
 import { membershipRoles } from "./sign-in.js";
 import { throttled } from "./throttled.js";
@@ -61,24 +62,26 @@ export async function updateMe(
 }
 
 /**
- * Moves a staff session to another tenant under a new session id (the old id stops working), audited
- * in both tenants, the one left and the one entered. `via` is the tenant where a visiting sysAdmin holds
- * that role; the session keeps it, and every request checks it again.
+ * Moves a staff session to another tenant under a new session id (the old id stops working) through the
+ * second-factor rule, audited in both tenants, the one left and the one entered. `via` is the tenant where
+ * a visiting sysAdmin holds that role; the session keeps it, and every request checks it again. The
+ * session's sign-in time and its proof of a second factor go with it.
  */
 async function moveSession(
   app: FastifyInstance,
   request: FastifyRequest,
   auth: AuthContext,
   target: { tenantId: string; roles: number; via?: string },
+  refusedAs: "switch" | "visit",
 ): Promise<Me> {
   const { tenantId } = target;
-  const createdAt = request.session.get("createdAt");
-  await request.session.regenerate();
-  request.session.set("userId", auth.userId);
-  request.session.set("tenantId", tenantId);
-  if (target.via !== undefined) request.session.set("sysAdminVia", target.via);
-  request.session.set("createdAt", createdAt ?? Date.now());
-  request.session.set("lastSeenAt", Date.now());
+  const outcome = await grantSession(app, request, {
+    userId: auth.userId,
+    ...target,
+    factor: "session",
+    signedInAt: request.session.get("createdAt"),
+  });
+  if (!outcome.granted) throw secondFactorRefusal(outcome.needs, refusedAs);
   for (const [tenant, direction] of [
     [auth.tenantId, "to"],
     [tenantId, "from"],
@@ -110,7 +113,7 @@ export async function switchTenant(
   if (auth === null) throw unauthorized();
   const roles = await membershipRoles(app.db, auth.userId, tenantId);
   if (roles === undefined) throw notFound("Tenant");
-  return moveSession(app, request, auth, { tenantId, roles });
+  return moveSession(app, request, auth, { tenantId, roles }, "switch");
 }
 
 /**
@@ -118,7 +121,7 @@ export async function switchTenant(
  * session into any practice, to set it up or help it. In a practice they belong to they act with the
  * roles they hold there; in any other they act as sysAdmin for as long as they still hold that role in
  * the practice they came from (`sysAdminVia`, checked on every request), without becoming a member, so
- * the practice's user list does not change.
+ * the practice's user list does not change. Either way the practice's second-factor requirement holds.
  */
 export async function enterTenantAsSysAdmin(
   app: FastifyInstance,
@@ -127,25 +130,10 @@ export async function enterTenantAsSysAdmin(
 ): Promise<Me> {
   const auth = request.auth;
   if (auth === null) throw unauthorized();
-  const [tenant] = await app.db
-    .select({ id: tenants.id, settings: tenants.settings })
-    .from(tenants)
-    .where(eq(tenants.id, tenantId));
+  const [tenant] = await app.db.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, tenantId));
   if (tenant === undefined) throw notFound("Tenant");
   const roles = await membershipRoles(app.db, auth.userId, tenantId);
-  if (roles !== undefined) return moveSession(app, request, auth, { tenantId, roles });
-  // A practice that requires a second factor of its administrators requires it of a visiting one too.
-  if (tenant.settings.requireAdminTotp === true) {
-    const [user] = await app.db
-      .select({ totpSecret: users.totpSecret })
-      .from(users)
-      .where(eq(users.id, auth.userId));
-    if (user?.totpSecret === null || user?.totpSecret === undefined) {
-      throw forbidden(
-        "This practice requires a second factor of its administrators. Turn yours on from your account page first.",
-      );
-    }
-  }
+  if (roles !== undefined) return moveSession(app, request, auth, { tenantId, roles }, "switch");
   const via = request.session.get("sysAdminVia") ?? auth.tenantId;
-  return moveSession(app, request, auth, { tenantId, roles: Role.sysAdmin, via });
+  return moveSession(app, request, auth, { tenantId, roles: Role.sysAdmin, via }, "visit");
 }

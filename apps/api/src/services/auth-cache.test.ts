@@ -6,7 +6,7 @@ const sessionOf = (userId: string, expireMs = 10_000): CachedSession => ({
   sess: { userId, tenantId: "t1", lastSeenAt: 0 } as unknown as Session,
   expireMs,
 });
-const member: Membership = { roles: 1 };
+const member: Membership = { roles: 1, secondFactor: false, factorRequired: false };
 
 function liveCache(options: { maxEntries?: number; maxAgeMs?: number } = {}) {
   const clock = { now: 0 };

@@ -1,7 +1,10 @@
 import type { Session } from "fastify";
 import { GroupedEntries, NotifiedCache, type NotifiedCacheOptions } from "./notified-cache.js";
 
-/** The NOTIFY channel of drizzle/0001_auth_notify.sql: 's:' + sid or 'u:' + user id. */
+/**
+ * The NOTIFY channel of drizzle/0001_auth_notify.sql: 's:' + sid or 'u:' + user id; any other payload
+ * (a practice whose second-factor requirement changed sends 't:' + its id) forgets everything.
+ */
 export const AUTH_CHANNEL = "core_care_auth";
 
 export interface CachedSession {
@@ -13,6 +16,10 @@ export interface CachedSession {
 /** A user's standing in one tenant, as every signed-in request needs it. */
 export interface Membership {
   roles: number;
+  /** The user has a second factor turned on. */
+  secondFactor: boolean;
+  /** The tenant requires a second factor of its admins (`requireAdminTotp`). */
+  factorRequired: boolean;
 }
 
 /** The bounds of the cache: at most `maxEntries` sessions and as many memberships, each trusted `maxAgeMs`. */

@@ -137,7 +137,7 @@ export interface CodeAttempt {
   tenantId: string;
   ip: string;
   /** What the code is for, written in the audit event of a failure. */
-  purpose: "sign-in" | "enrol" | "turn-off";
+  purpose: "sign-in" | "staff-return" | "enrol" | "turn-off";
 }
 
 /**
@@ -191,12 +191,14 @@ export async function verifyCode(
 
 /**
  * Turns the pending secret on once a code of it is right, replaces the recovery codes with new ones and
- * answers them (the only time they are shown). Audited as `totp-on`.
+ * answers them (the only time they are shown). Audited as `totp-on`. `proven` runs once the code is
+ * right and before the factor is on, for the session the user set it up in to record its proof first.
  */
 export async function confirmEnrolment(
   app: FastifyInstance,
   attempt: CodeAttempt,
   code: string,
+  proven?: () => Promise<void>,
 ): Promise<string[]> {
   const [row] = await app.db
     .select({ pending: users.totpPendingSecret, secret: users.totpSecret })
@@ -211,6 +213,7 @@ export async function confirmEnrolment(
     step = stepOf(pending, code.trim(), Date.now());
     return step !== undefined;
   });
+  await proven?.();
   const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await app.db.transaction(async (tx) => {
     const turnedOn = await tx

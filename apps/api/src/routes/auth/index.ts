@@ -12,42 +12,52 @@ import {
   TotpEnrolmentSchema,
   type Me,
 } from "@core-care/schema";
-import { unauthorized } from "../../errors.js";
-import { assertSessionTransport } from "../../plugins/session.js";
+import { AppError, unauthorized } from "../../errors.js";
 import { audit } from "../../services/audit.js";
 import { endHandover } from "../../services/handovers.js";
 import { changePassword, requestPasswordReset } from "../../services/password-reset.js";
+import {
+  assertSessionTransport,
+  grantSession,
+  holdPendingSignIn,
+  type SessionGrant,
+} from "../../services/session-grant.js";
 import { checkPassword, landingTenant } from "../../services/sign-in.js";
-import { confirmEnrolment, startEnrolment, totpRequired, verifyCode } from "../../services/totp.js";
+import { confirmEnrolment, REQUIRED_BY_PRACTICE, startEnrolment } from "../../services/totp.js";
 import { loadMe } from "../../services/users.js";
 
 /** How long a sign-in may wait for its second factor (or its enrolment) after the password. */
 export const PENDING_SIGN_IN_MS = 10 * 60 * 1000;
 
 const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  /** Turns the browser's session into a signed-in staff session under a new id, audited as `login`. */
-  async function startSession(
+  /**
+   * Signs the browser in through the second-factor rule (services/session-grant.ts), audited as `login`
+   * with the factor used. Answers what the rule still needs when it does not admit.
+   */
+  async function signIn(
     request: FastifyRequest,
     user: { userId: string; tenantId: string; roles: number },
-    details?: Record<string, unknown>,
-  ): Promise<Me> {
-    // A new session id at every sign-in (session fixation).
-    await request.session.regenerate();
-    const now = Date.now();
-    request.session.set("userId", user.userId);
-    request.session.set("tenantId", user.tenantId);
-    request.session.set("createdAt", now);
-    request.session.set("lastSeenAt", now);
+    factor: SessionGrant["factor"],
+  ): Promise<Me | { needs: "code" | "enrol" }> {
+    const outcome = await grantSession(app, request, { ...user, factor });
+    if (!outcome.granted) return { needs: outcome.needs };
+    const used = factor === "enrolled" ? "totp" : outcome.factor;
     await audit(app.db, {
       tenantId: user.tenantId,
       userId: user.userId,
       action: "login",
       entity: "session",
       ip: request.ip,
-      details,
+      details: used === undefined ? undefined : { secondFactor: used },
     });
     return loadMe(app.db, user);
   }
+
+  /** A second step of a sign-in that must sign in: what the rule still needs is the practice's factor. */
+  const signedIn = (answer: Me | { needs: "code" | "enrol" }): Me => {
+    if ("needs" in answer) throw new AppError(403, "TOTP_REQUIRED", REQUIRED_BY_PRACTICE);
+    return answer;
+  };
 
   /**
    * The sign-in waiting for its second factor in this session, with where its user lands. A pending
@@ -80,15 +90,11 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       assertSessionTransport(request);
       const { email, password } = request.body;
       const user = await checkPassword(app, email, password, request.ip);
-      const hasTotp = user.totpSecret !== null;
-      if (hasTotp || (await totpRequired(app.db, user.userId))) {
-        // The password was right; the session stays without access until the second step.
-        await request.session.regenerate();
-        request.session.set("pendingUserId", user.userId);
-        request.session.set("pendingAt", Date.now());
-        return reply.code(202).send({ secondFactor: hasTotp ? "totp" : "enrol" });
-      }
-      return startSession(request, user);
+      const answer = await signIn(request, user, "none");
+      if (!("needs" in answer)) return answer;
+      // The password was right; the session stays without access until the second step.
+      await holdPendingSignIn(request, user.userId);
+      return reply.code(202).send({ secondFactor: answer.needs === "code" ? "totp" : "enrol" });
     },
   );
 
@@ -97,12 +103,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { body: TotpCodeRequestSchema, response: { 200: MeSchema } } },
     async (request) => {
       const pending = await pendingSignIn(request);
-      const kind = await verifyCode(
-        app,
-        { userId: pending.userId, tenantId: pending.tenantId, ip: request.ip, purpose: "sign-in" },
-        request.body.code,
-      );
-      return startSession(request, pending, { secondFactor: kind });
+      return signedIn(await signIn(request, pending, { code: request.body.code }));
     },
   );
 
@@ -125,7 +126,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         { userId: pending.userId, tenantId: pending.tenantId, ip: request.ip, purpose: "enrol" },
         request.body.code,
       );
-      const me = await startSession(request, pending, { secondFactor: "totp" });
+      const me = signedIn(await signIn(request, pending, "enrolled"));
       return { me, recoveryCodes };
     },
   );

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
-import type { Me, TenantSettings } from "@core-care/schema";
+import type { ErrorResponse, Me, TenantSettings } from "@core-care/schema";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { auditEvents, tenants, totpRecoveryCodes } from "../../db/schema.js";
 import {
@@ -296,8 +296,12 @@ describe("a practice that requires a second factor for its admins", () => {
     expect(res.json()).toEqual({ secondFactor: "enrol" });
     const pending = asSession(t.app, cookie, {} as Me);
     expect((await pending.inject({ method: "GET", url: "/api/users/me" })).statusCode).toBe(401);
-    // Without the code step's enrolment, the code step itself has nothing to check.
-    expect((await codeStep(cookie, "123456")).statusCode).toBe(400);
+    // Without the enrolment, the code step has no factor to check and the practice's rule refuses.
+    const early = await codeStep(cookie, "123456");
+    expect(early.statusCode).toBe(403);
+    expect(early.json<ErrorResponse>().responseStatus.message).toBe(
+      "Your practice requires a second factor for administrators.",
+    );
 
     const start = await pending.inject({ method: "POST", url: "/api/auth/sessions/totp/enrolment" });
     expect(start.statusCode).toBe(200);

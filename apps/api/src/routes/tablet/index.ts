@@ -9,6 +9,7 @@ import {
 } from "@core-care/schema";
 import { authOf, tabletOf } from "../../plugins/auth-context.js";
 import { endHandover, handoverState, startHandover } from "../../services/handovers.js";
+import { handOverSession } from "../../services/session-grant.js";
 import { returnToStaff } from "../../services/staff-return.js";
 import { loadMe } from "../../services/users.js";
 
@@ -22,7 +23,7 @@ const IDLE_GRACE_SECONDS = 360;
 /**
  * The tablet hand-over: staff hand the browser to one patient for one survey, which ends their session
  * there and leaves a patient credential in its place; the Staff button, with the password of whoever
- * handed over, takes it back.
+ * handed over (and a code of their second factor when they have one), takes it back.
  */
 const tabletRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -35,17 +36,13 @@ const tabletRoutes: FastifyPluginAsyncZod = async (app) => {
         staffUserId: auth.userId,
         ...request.body,
       });
-      const staffCreatedAt = request.session.get("createdAt");
       // The staff session ends here: its row is destroyed and this browser gets a new id that carries
       // only the patient credential.
-      await request.session.regenerate();
-      const now = Date.now();
-      request.session.set("tenantId", auth.tenantId);
-      request.session.set("handoverId", handover.handoverId);
-      request.session.set("idleGraceSeconds", IDLE_GRACE_SECONDS);
-      request.session.set("staffCreatedAt", staffCreatedAt ?? now);
-      request.session.set("createdAt", now);
-      request.session.set("lastSeenAt", now);
+      await handOverSession(request, {
+        tenantId: auth.tenantId,
+        handoverId: handover.handoverId,
+        idleGraceSeconds: IDLE_GRACE_SECONDS,
+      });
       await request.audit("handover", "tablet-handover", handover.handoverId, {
         patientId: handover.patientId,
         surveyId: handover.surveyId,
@@ -74,15 +71,7 @@ const tabletRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { body: StaffReturnRequestSchema, response: { 200: MeSchema } } },
     async (request) => {
       const tablet = tabletOf(request);
-      const staff = await returnToStaff(app, tablet, request.body.password, request.ip);
-      const staffCreatedAt = request.session.get("staffCreatedAt");
-      // Back to the staff session of whoever handed over; its absolute lifetime still counts from their
-      // own sign-in, so the return never extends it.
-      await request.session.regenerate();
-      request.session.set("userId", staff.userId);
-      request.session.set("tenantId", tablet.tenantId);
-      request.session.set("createdAt", staffCreatedAt ?? Date.now());
-      request.session.set("lastSeenAt", Date.now());
+      const staff = await returnToStaff(app, request, tablet, request.body);
       return loadMe(app.db, { userId: staff.userId, tenantId: tablet.tenantId, roles: staff.roles });
     },
   );

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import {
   hasRole,
   listOf,
@@ -20,6 +20,8 @@ import { deleteTenantData } from "../../services/tenants.js";
 import { listReports } from "../../services/documents.js";
 import { toTenant } from "../../services/users.js";
 import { enterTenantAsSysAdmin } from "../../services/account.js";
+import { AUTH_CHANNEL } from "../../services/auth-cache.js";
+import { endSessionsRefusedIn } from "../../services/session-grant.js";
 import { assertFacilitiesFree } from "../../inbound/facilities.js";
 
 /** Settings that are edited elsewhere (the CDA contact, the inbound set-up on "Inbound messages"). */
@@ -116,15 +118,28 @@ const tenantsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { params: idParams, body: TenantUpdateSchema, response: { 200: TenantSchema } },
     },
     async (request) => {
-      await assertFacilitiesFree(app.db, request.params.id, request.body.settings.inboundFacilities ?? []);
-      const updated = await app.db
-        .update(tenants)
-        .set({ name: request.body.name, settings: request.body.settings, updatedAt: new Date() })
-        .where(eq(tenants.id, request.params.id))
-        .returning({ id: tenants.id });
-      if (updated.length === 0) throw notFound("Tenant");
-      await request.audit("update", "tenant", request.params.id);
-      return loadTenantRecord(request.params.id);
+      const { id } = request.params;
+      await assertFacilitiesFree(app.db, id, request.body.settings.inboundFacilities ?? []);
+      const requires = request.body.settings.requireAdminTotp === true;
+      const sessionsEnded = await app.db.transaction(async (tx) => {
+        const [before] = await tx
+          .select({ settings: tenants.settings })
+          .from(tenants)
+          .where(eq(tenants.id, id))
+          .for("update");
+        if (before === undefined) throw notFound("Tenant");
+        await tx
+          .update(tenants)
+          .set({ name: request.body.name, settings: request.body.settings, updatedAt: new Date() })
+          .where(eq(tenants.id, id));
+        if ((before.settings.requireAdminTotp === true) === requires) return 0;
+        // Every server forgets the memberships it holds (their practice's requirement changed), and the
+        // practice's open sessions that the rule no longer admits end now.
+        await tx.execute(sql`select pg_notify(${AUTH_CHANNEL}, ${`t:${id}`})`);
+        return requires ? endSessionsRefusedIn(tx, id) : 0;
+      });
+      await request.audit("update", "tenant", id, sessionsEnded > 0 ? { sessionsEnded } : undefined);
+      return loadTenantRecord(id);
     },
   );
 

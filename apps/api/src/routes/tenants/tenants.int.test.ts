@@ -7,12 +7,14 @@ import {
   asSession as sessionOf,
   createTestApp,
   errorFields,
+  giveSecondFactor,
   login,
+  loginWithCode,
   sessionCookie,
   type Session,
   type TestApp,
 } from "../../../test/helpers.js";
-import { auditEvents, reports, userTenants, users } from "../../db/schema.js";
+import { auditEvents, reports, userTenants } from "../../db/schema.js";
 
 let t: TestApp;
 
@@ -346,12 +348,10 @@ describe("POST /api/tenants/{id}/switch", () => {
     expect(res.statusCode).toBe(403);
     expect(res.json<ErrorResponse>().responseStatus.message).toMatch(/requires a second factor/);
     expect((await s.inject({ method: "GET", url: "/api/users/me" })).json<Me>().tenant.id).toBe(sys.tenantId);
-    // With a second factor of their own, they may.
-    await t.db
-      .update(users)
-      .set({ totpSecret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP" })
-      .where(eq(users.id, sys.userId));
-    expect((await switchTo(s, strict.tenantId)).statusCode).toBe(200);
+    // With a second factor of their own, signed in with it, they may.
+    const secret = await giveSecondFactor(t.db, sys.userId);
+    const withCode = await loginWithCode(t.app, t.db, sys, secret);
+    expect((await switchTo(withCode, strict.tenantId)).statusCode).toBe(200);
   });
 
   test("answers 404 for an unknown practice, and 403 to an admin, who moves only among their own", async () => {

@@ -8,6 +8,7 @@ import {
   TotpStatusSchema,
 } from "@core-care/schema";
 import { authOf } from "../../plugins/auth-context.js";
+import { markSecondFactor } from "../../services/session-grant.js";
 import { confirmEnrolment, startEnrolment, totpStatus, turnOff } from "../../services/totp.js";
 
 /** The signed-in user's own second factor (TOTP, RFC 6238): status, setting it up, turning it off. */
@@ -31,6 +32,10 @@ const totpRoutes: FastifyPluginAsyncZod = async (app) => {
         app,
         { userId: auth.userId, tenantId: auth.tenantId, ip: request.ip, purpose: "enrol" },
         request.body.code,
+        // This session shows it holds the factor, recorded before the factor goes on so that its own
+        // requests meanwhile still pass; the user's other sessions have not, and end at their next
+        // request (the second-factor rule).
+        () => markSecondFactor(request),
       );
       return { recoveryCodes };
     },
