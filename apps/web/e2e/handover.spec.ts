@@ -1,6 +1,15 @@
 import { randomBytes } from "node:crypto";
 import type { APIRequestContext } from "@playwright/test";
-import { adminApi, DEMO_PASSWORD, DEMO_USERS, expect, login, test } from "./fixtures";
+import { Secret, TOTP } from "otpauth";
+import {
+  adminApi,
+  DEMO_PASSWORD,
+  DEMO_USERS,
+  expect,
+  expectNoSeriousA11yViolations,
+  login,
+  test,
+} from "./fixtures";
 
 test.use({ viewport: { width: 1024, height: 768 }, hasTouch: true });
 
@@ -203,6 +212,71 @@ test.describe("tablet hand-over", () => {
     await expect(page.getByRole("heading", { name: "Start a survey on this tablet" })).toBeVisible();
     const staffAgain = await page.evaluate(async () => {
       const res = await fetch("/api/patients", { headers: { "X-Requested-With": "XMLHttpRequest" } });
+      return res.status;
+    });
+    expect(staffAgain).toBe(200);
+  });
+
+  test("asks a staff member with a second factor for its code as well, and the password alone does not return", async ({
+    page,
+  }) => {
+    // A new admin of the demo practice with a second factor, signed in with it.
+    const email = `tablet-totp-${hex(4)}@demo.test`;
+    const password = "amber kestrel harbour lantern 42";
+    const created = await api.post("/api/users", {
+      data: { firstName: "Tab", lastName: "Otp", email, roles: 2, password },
+    });
+    expect(created.status()).toBe(201);
+    await login(page, email, { password, redirect: "/tablet" });
+    const headers = { "x-requested-with": "XMLHttpRequest" };
+    const start = await page.request.post("/api/users/me/totp/enrolment", { headers });
+    const secret = Secret.fromBase32(((await start.json()) as { secret: string }).secret);
+    const on = await page.request.post("/api/users/me/totp/enrolment/confirm", {
+      headers,
+      data: { code: TOTP.generate({ secret }) },
+    });
+    expect(on.status()).toBe(200);
+
+    await page.goto("/tablet");
+    await page.getByLabel("Find the patient").fill(patient.lastName);
+    await page.getByRole("button", { name: new RegExp(`${patient.lastName}, ${patient.firstName}`) }).click();
+    await page.getByRole("radio", { name: survey.title }).check();
+    await page.getByRole("button", { name: "Hand the tablet to the patient" }).click();
+    await expect(page).toHaveURL(new RegExp(`/tablet/patient-survey/${survey.id}/pg/1$`));
+
+    await page.getByRole("button", { name: "Staff" }).tap();
+    const dialog = page.getByRole("dialog", { name: "Staff only" });
+    await dialog.getByLabel("Password").fill(password);
+    await dialog.getByRole("button", { name: "Return to staff screen" }).tap();
+    // The password was right, and is not enough: the code is asked for, and the patient stays locked in.
+    const code = dialog.getByLabel("Authentication code");
+    await expect(code).toBeFocused();
+    await expect(
+      dialog.getByText("Enter the 6-digit code your authenticator app shows now, or a recovery code."),
+    ).toBeVisible();
+    await expect(code).toHaveAttribute("inputmode", "numeric");
+    await expect(code).toHaveAttribute("autocomplete", "one-time-code");
+    expect((await code.boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(44);
+    await expectNoSeriousA11yViolations(page);
+    const locked = await page.evaluate(async () => {
+      const res = await fetch("/api/patients", { headers: { "X-Requested-With": "XMLHttpRequest" } });
+      return res.status;
+    });
+    expect([401, 403]).toContain(locked);
+
+    const near = [-1, 0, 1].map((step) => TOTP.generate({ secret, timestamp: Date.now() + step * 30_000 }));
+    await code.fill(["000000", "111111", "222222", "333333"].find((c) => !near.includes(c)) ?? "");
+    await dialog.getByRole("button", { name: "Return to staff screen" }).tap();
+    await expect(dialog.getByRole("alert").filter({ hasText: "The code is not valid." })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/tablet/patient-survey/${survey.id}/pg/1$`));
+
+    // The step the set-up used is spent; the app's next code is accepted within the clock window.
+    await code.fill(TOTP.generate({ secret, timestamp: Date.now() + 30_000 }));
+    await dialog.getByRole("button", { name: "Return to staff screen" }).tap();
+    await expect(page).toHaveURL(/\/tablet$/);
+    await expect(page.getByRole("heading", { name: "Start a survey on this tablet" })).toBeVisible();
+    const staffAgain = await page.evaluate(async () => {
+      const res = await fetch("/api/users", { headers: { "X-Requested-With": "XMLHttpRequest" } });
       return res.status;
     });
     expect(staffAgain).toBe(200);
