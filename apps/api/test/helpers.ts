@@ -39,32 +39,56 @@ declare module "vitest" {
     dbKind: "pglite" | "postgres";
     /** Server URL of the 'postgres' project; tests create and drop their own database on it. */
     databaseUrl: string;
-    /** A migrated PGlite data-dir archive made once per run by test/global-setup.ts. */
+    /** A migrated PGlite data-dir archive made by test/global-setup.ts (kept between runs). */
     pgliteArchive: string;
+    /** The 'postgres' project's migrated template database, made once per run by test/global-setup.ts. */
+    templateDatabase: string;
   }
 }
+
+/**
+ * The database this file's project runs on. The 'unit' project provides none: a unit file
+ * (`*.test.ts`) that asks for a database fails here, and is to be named `*.int.test.ts`.
+ */
+export function testDatabaseKind(): "pglite" | "postgres" {
+  const kind = inject("dbKind") as "pglite" | "postgres" | undefined;
+  if (kind === undefined) {
+    throw new Error(
+      "a unit test file (*.test.ts) opens no database: name it *.int.test.ts to run it on the databases",
+    );
+  }
+  return kind;
+}
+
+/** Each archive read once per process: the files of a worker share its modules (isolate: false). */
+const archives = new Map<string, Blob>();
 
 /** The password of every user the helpers create (long and not on the common list). */
 export const TEST_PASSWORD = "test-only passphrase: amber kestrel 4417";
 
 export type TestRole = "none" | "user" | "admin" | "sysAdmin";
 
-/** A fresh, empty, migrated database: in-memory PGlite, or a throwaway database on the server. */
+/**
+ * A fresh, empty, migrated database of the caller's own: an in-memory PGlite started from the migrated
+ * archive, or on the server a copy of the run's migrated template database (test/global-setup.ts).
+ */
 export async function createTestDatabase(
   options: { onIdleError?: (err: Error) => void } = {},
 ): Promise<Database> {
-  if (inject("dbKind") !== "postgres") {
-    const archive = inject("pgliteArchive");
-    return openDatabase({
-      pgliteArchive: archive === "" ? undefined : new Blob([readFileSync(archive)]),
-      onStatement: capture,
-    });
+  if (testDatabaseKind() === "pglite") {
+    const file = inject("pgliteArchive");
+    let archive = archives.get(file);
+    if (archive === undefined) {
+      archive = new Blob([readFileSync(file)]);
+      archives.set(file, archive);
+    }
+    return openDatabase({ pgliteArchive: archive, onStatement: capture });
   }
   const serverUrl = inject("databaseUrl");
   const name = `t_${process.pid}_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name} template ${inject("templateDatabase")}`);
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;

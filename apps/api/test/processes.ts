@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { inject } from "vitest";
+import { testDatabaseKind } from "./helpers.js";
 
 const API_ROOT = join(import.meta.dirname, "..");
 
@@ -101,8 +102,9 @@ export async function freshServerStorage(): Promise<{
   databaseUrl: string | undefined;
   drop(): Promise<void>;
 }> {
+  const kind = testDatabaseKind();
   const dataDir = mkdtempSync(join(tmpdir(), "core-care-process-"));
-  if (inject("dbKind") !== "postgres") {
+  if (kind === "pglite") {
     return {
       env: { DATA_DIR: dataDir },
       dataDir,
