@@ -19,6 +19,11 @@ for (const file of process.argv.slice(2)) {
   } else {
     passed += report.numPassedTests;
     failed += report.numFailedTests + (report.numRuntimeErrorTestSuites ?? 0);
+    // A run that failed outside its tests (a global setup, an unhandled error) fails with none counted.
+    if (report.success === false && report.numFailedTests === 0 && !report.numRuntimeErrorTestSuites) {
+      console.error(`${file}: the run failed outside its tests`);
+      failed++;
+    }
     skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
   }
 }
