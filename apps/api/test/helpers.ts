@@ -197,6 +197,14 @@ export function createSecondServer(t: TestApp): Promise<TestApp> {
 
 const roleFlags = (role: TestRole): number => Role[role];
 
+/**
+ * The one hash of TEST_PASSWORD every test user gets: scrypt at full cost for each user the helpers made
+ * was most of many integration files' time, and what a test proves of passwords is per user only where it
+ * sets a password itself.
+ */
+let testPasswordHash: Promise<string> | undefined;
+const hashedTestPassword = () => (testPasswordHash ??= hashPassword(TEST_PASSWORD));
+
 /** Adds a user holding `role` to a tenant. */
 export async function createTestUser(
   db: Db,
@@ -211,7 +219,7 @@ export async function createTestUser(
     email,
     firstName: "Test",
     lastName: `User ${userId.slice(-4)}`,
-    passwordHash: await hashPassword(TEST_PASSWORD),
+    passwordHash: await hashedTestPassword(),
   });
   await db.insert(userTenants).values({ tenantId, userId, roles });
   return { tenantId, userId, email, password: TEST_PASSWORD, roles };
