@@ -1,5 +1,9 @@
 import { z } from "zod";
-import { normalizeAction, type ConditionAction } from "@core-care/survey-engine";
+import {
+  normalizeAction,
+  QUESTION_TYPES as ENGINE_QUESTION_TYPES,
+  type ConditionAction,
+} from "@core-care/survey-engine";
 import { DocumentIdSchema, TimestampSchema, TenantIdSchema } from "./common.js";
 
 /** How a condition joins the one before it (SPEC 3: default 'and'). */
@@ -66,21 +70,8 @@ export const ChoiceSchema = z.object({
 });
 export type Choice = z.infer<typeof ChoiceSchema>;
 
-export const QUESTION_TYPES = [
-  "text",
-  "textarea",
-  "number",
-  "date",
-  "phone",
-  "email",
-  "select",
-  "radio",
-  "checkbox",
-  "yesno",
-  "scale",
-  "group",
-  "html",
-] as const;
+/** The question types, as the survey engine describes them (one descriptor each, question-types.ts). */
+export const QUESTION_TYPES = ENGINE_QUESTION_TYPES;
 export const QuestionTypeSchema = z.enum(QUESTION_TYPES);
 export type QuestionType = z.infer<typeof QuestionTypeSchema>;
 

@@ -17,6 +17,24 @@ export type {
   ValidationCode,
   ValidationIssue,
 } from "./types.js";
+export {
+  describeQuestion,
+  FHIR_ANSWER_KEYS,
+  HL7_VALUE_TYPES,
+  isQuestionType,
+  QUESTION_TYPE_DESCRIPTORS,
+  QUESTION_TYPES,
+  questionType,
+} from "./question-types.js";
+export type {
+  AnswerKind,
+  AnswerShape,
+  DesignerField,
+  FhirAnswerKey,
+  FhirItemType,
+  Hl7ValueType,
+  QuestionTypeDescriptor,
+} from "./question-types.js";
 export { getAnswer, setAnswer, splitPath } from "./answers.js";
 export { createIdGenerator, isObjectId, objectId, objectIdTime, objectIdTimestamp } from "./object-id.js";
 export type { IdGenerator, IdGeneratorOptions } from "./object-id.js";

@@ -1,4 +1,4 @@
-import type { MessageId } from "./types.js";
+import type { MessageId, ValidationCode, ValidationIssue } from "./types.js";
 
 /**
  * Every English text the engine's issues carry. The first five are the spec's exact wording (SPEC 5,
@@ -27,4 +27,17 @@ export function formatMessage(template: string, params: Readonly<Record<string, 
   return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
     Object.hasOwn(params, key) ? String(params[key]) : whole,
   );
+}
+
+/** An issue whose text is the engine message `id` filled with `params`. */
+export function issue(
+  code: ValidationCode,
+  field: string,
+  id: MessageId,
+  params?: Readonly<Record<string, string | number>>,
+): ValidationIssue {
+  const message = params === undefined ? MESSAGES[id] : formatMessage(MESSAGES[id], params);
+  return params === undefined
+    ? { code, field, message, messageId: id }
+    : { code, field, message, messageId: id, params };
 }

@@ -1,3 +1,5 @@
+import type { QuestionType } from "./question-types.js";
+
 /** The canonical condition actions; see `CONDITION_ACTIONS` in conditions.ts. */
 export type ConditionAction =
   "Equals" | "Not Equals" | "Greater Than" | "Less Than" | "Has Response" | "One Of";
@@ -40,21 +42,8 @@ export interface QuestionTexts {
   requiredMessage?: string;
 }
 
-/** Every question type the engine knows. */
-export type QuestionType =
-  | "text"
-  | "textarea"
-  | "number"
-  | "date"
-  | "phone"
-  | "email"
-  | "select"
-  | "radio"
-  | "checkbox"
-  | "yesno"
-  | "scale"
-  | "group"
-  | "html";
+/** Every question type the engine knows: `QUESTION_TYPES` in question-types.ts. */
+export type { QuestionType } from "./question-types.js";
 
 /**
  * One question. A `group` holds nested `fields` whose answers live under the group's `fieldName`

@@ -1,11 +1,11 @@
 import { getAnswer } from "./answers.js";
-import { evaluateConditions, hasResponse } from "./conditions.js";
-import { formatMessage, MESSAGES } from "./messages.js";
+import { evaluateConditions } from "./conditions.js";
+import { issue } from "./messages.js";
+import { describeQuestion } from "./question-types.js";
 import { hasChoiceFields, isQuestionVisible, questionPath, selectedValues } from "./questions.js";
 import type {
   Answers,
   EvalContext,
-  MessageId,
   Page,
   Question,
   Survey,
@@ -13,53 +13,13 @@ import type {
   ValidationIssue,
 } from "./types.js";
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-// SPEC 5: phone numbers are digits only; `formatPhone` adds the hyphens.
-const PHONE = /^[0-9]+(-[0-9]+)*$/;
-
-/** An issue whose text is the engine message `id` filled with `params`. */
-export function issue(
-  code: ValidationCode,
-  field: string,
-  id: MessageId,
-  params?: Readonly<Record<string, string | number>>,
-): ValidationIssue {
-  const message = params === undefined ? MESSAGES[id] : formatMessage(MESSAGES[id], params);
-  return params === undefined
-    ? { code, field, message, messageId: id }
-    : { code, field, message, messageId: id, params };
-}
+export { issue };
 
 /** A required-answer issue: the question's own message when it has one, else the engine's. */
 function requiredIssue(code: ValidationCode, question: Question, field: string): ValidationIssue {
   return question.requiredMessage === undefined
     ? issue(code, field, "required")
     : { code, field, message: question.requiredMessage };
-}
-
-function isValidDate(text: string): boolean {
-  const match = ISO_DATE.exec(text);
-  if (match === null) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-
-function toNumber(value: unknown): number {
-  if (typeof value === "number") return value;
-  if (typeof value === "string" && value.trim() !== "") return Number(value);
-  return Number.NaN;
-}
-
-function rangeIssue(question: Question, field: string, value: number): ValidationIssue | undefined {
-  const { min, max } = question;
-  const low = min !== undefined && value < min;
-  const high = max !== undefined && value > max;
-  if (!low && !high) return undefined;
-  if (min !== undefined && max !== undefined) return issue("outOfRange", field, "outOfRange", { min, max });
-  if (min !== undefined) return issue("outOfRange", field, "belowMin", { min });
-  return issue("outOfRange", field, "aboveMax", { max: max as number });
 }
 
 function checkboxIssues(
@@ -86,37 +46,9 @@ function checkboxIssues(
 
 /** The problems of one answered value of a question (its type's format and range), or of a missing required one. */
 export function valueIssues(question: Question, value: unknown, field: string): ValidationIssue[] {
-  if (!hasResponse(value)) return question.required ? [requiredIssue("required", question, field)] : [];
-  switch (question.type) {
-    case "number":
-    case "scale": {
-      const number = toNumber(value);
-      if (!Number.isFinite(number)) return [issue("invalidNumber", field, "invalidNumber")];
-      const range = rangeIssue(question, field, number);
-      return range === undefined ? [] : [range];
-    }
-    case "email":
-      return typeof value === "string" && EMAIL.test(value.trim())
-        ? []
-        : [issue("invalidEmail", field, "invalidEmail")];
-    case "date":
-      return typeof value === "string" && isValidDate(value.trim())
-        ? []
-        : [issue("invalidDate", field, "invalidDate")];
-    case "phone":
-      return typeof value === "string" && PHONE.test(value.trim())
-        ? []
-        : [issue("invalidPhone", field, "invalidPhone")];
-    case "text":
-    case "textarea":
-    case "select":
-    case "radio":
-    case "yesno":
-    case "checkbox":
-    case "group":
-    case "html":
-      return [];
-  }
+  const type = describeQuestion(question);
+  if (type.isEmpty(value)) return question.required ? [requiredIssue("required", question, field)] : [];
+  return type.check(question, value, field);
 }
 
 function collect(
@@ -129,28 +61,10 @@ function collect(
   for (const question of questions) {
     if (!isQuestionVisible(question, context)) continue;
     const field = questionPath(question, prefix);
-    switch (question.type) {
-      case "html":
-        break;
-      case "group":
-        collect(question.fields ?? [], answers, context, field, issues);
-        break;
-      case "checkbox":
-        issues.push(...checkboxIssues(question, answers, prefix, field));
-        break;
-      case "text":
-      case "textarea":
-      case "number":
-      case "date":
-      case "phone":
-      case "email":
-      case "select":
-      case "radio":
-      case "yesno":
-      case "scale":
-        issues.push(...valueIssues(question, getAnswer(answers, field), field));
-        break;
-    }
+    const { answer } = describeQuestion(question);
+    if (answer === "fields") collect(question.fields ?? [], answers, context, field, issues);
+    else if (answer === "choices") issues.push(...checkboxIssues(question, answers, prefix, field));
+    else if (answer !== "none") issues.push(...valueIssues(question, getAnswer(answers, field), field));
   }
 }
 
