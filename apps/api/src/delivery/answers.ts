@@ -1,8 +1,10 @@
 import {
   answerEntries,
+  describeQuestion,
   nestDottedKeys,
   scorePhq,
   type AnswerEntry,
+  type AnswerKind,
   type Question,
 } from "@core-care/survey-engine";
 import { codeAnswer, fieldCoding, PHQ9_ITEMS, type CodedValue } from "./coding.js";
@@ -11,10 +13,10 @@ import type { DeliverySurvey } from "./types.js";
 
 /**
  * How an answer travels, by its question's type (never by how the value happens to be stored, so a
- * score typed on the tablet and one from a CSV upload go out alike): a choice of the survey's, a whole
- * number, a decimal, a date, one line of text or text that may hold line breaks.
+ * score typed on the tablet and one from a CSV upload go out alike): the engine's export kind of the
+ * question's type descriptor.
  */
-export type AnswerKind = "choice" | "integer" | "decimal" | "date" | "string" | "text";
+export type { AnswerKind };
 
 /** One value of an answer: the stored value, the words shown for it, and its standard code if any. */
 export interface AnswerValue {
@@ -60,40 +62,13 @@ const text = (value: unknown): string =>
       ? String(value)
       : JSON.stringify(value);
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
 function kindOf(question: Question | undefined, values: unknown[]): AnswerKind {
   if (question === undefined) {
     if (values.every((v) => typeof v === "number")) return "decimal";
     return values.some((v) => typeof v === "string" && /[\r\n]/.test(v)) ? "text" : "string";
   }
-  if ((question.choices?.length ?? 0) > 0 && question.type !== "text" && question.type !== "textarea") {
-    return "choice";
-  }
-  const numbers = values.map((v) => (typeof v === "number" ? v : Number(String(v).trim())));
-  switch (question.type) {
-    case "scale":
-      if (numbers.every(Number.isInteger)) return "integer";
-      return numbers.every(Number.isFinite) ? "decimal" : "string";
-    case "number":
-      return numbers.every(Number.isFinite) ? "decimal" : "string";
-    case "date":
-      return values.every((v) => typeof v === "string" && ISO_DATE.test(v.trim())) ? "date" : "string";
-    case "textarea":
-      return "text";
-    case "text":
-    case "phone":
-    case "email":
-    case "select":
-    case "radio":
-    case "yesno":
-    case "checkbox":
-    case "group":
-    case "html":
-      return "string";
-  }
-  // A type this version of the engine does not know (a survey stored by a newer designer).
-  return "string";
+  // A type this version of the engine does not know gets the engine's free-answer descriptor.
+  return describeQuestion(question).exportKind(question, values);
 }
 
 function toItem(entry: AnswerEntry): AnswerItem {
@@ -116,7 +91,8 @@ function toItem(entry: AnswerEntry): AnswerItem {
     kind,
     values,
     display: values.map((v) => v.label),
-    multiple: question?.type === "checkbox" || values.length > 1,
+    multiple:
+      (question !== undefined && describeQuestion(question).answer === "choices") || values.length > 1,
     inSurvey: question !== undefined,
   };
 }
@@ -172,7 +148,8 @@ export function phqScores(answers: Record<string, unknown>): PhqScores {
 export function leafQuestions(questions: readonly Question[], prefix = ""): Question[] {
   return questions.flatMap((q) => {
     const fieldName = prefix ? `${prefix}.${q.fieldName}` : q.fieldName;
-    if (q.type === "group") return leafQuestions(q.fields ?? [], fieldName);
-    return q.type === "html" ? [] : [{ ...q, fieldName }];
+    const { answer } = describeQuestion(q);
+    if (answer === "fields") return leafQuestions(q.fields ?? [], fieldName);
+    return answer === "none" ? [] : [{ ...q, fieldName }];
   });
 }
