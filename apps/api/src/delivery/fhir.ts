@@ -1,5 +1,6 @@
 import {
-  isChoiceQuestion,
+  describeQuestion,
+  FHIR_ANSWER_KEYS,
   normalizeAction,
   questionPath,
   type Choice,
@@ -20,30 +21,9 @@ const loincCoding = (c: Coding) => ({ system: LOINC_URI, code: c.code, display: 
 /** A FHIR id: [A-Za-z0-9\-.]{1,64}. */
 const fhirId = (text: string) => text.replace(/[^A-Za-z0-9\-.]/g, "-").slice(0, 64);
 
-/** The Questionnaire item type of a question, from its definition alone. */
+/** The Questionnaire item type of a question, from its definition alone: its type descriptor's. */
 function itemType(q: DeliveryQuestion): QuestionnaireItemType | "display" {
-  if (q.type === "html") return "display";
-  if (q.type === "group") return "group";
-  if (isChoiceQuestion(q)) return "choice";
-  switch (q.type) {
-    case "scale":
-      return "integer";
-    case "number":
-      return "decimal";
-    case "date":
-      return "date";
-    case "textarea":
-      return "text";
-    case "text":
-    case "phone":
-    case "email":
-    case "select":
-    case "radio":
-    case "yesno":
-    case "checkbox":
-      return "string";
-  }
-  return "string";
+  return describeQuestion(q).fhir.itemType(q);
 }
 
 /** The system of a survey's own choice codes: one per question, since values repeat across questions. */
@@ -73,7 +53,7 @@ function targets(survey: DeliverySurvey): Map<string, Target> {
   const visit = (questions: readonly DeliveryQuestion[], prefix: string) => {
     for (const question of questions) {
       const path = questionPath(question, prefix);
-      if (question.type === "group") visit(question.fields ?? [], path);
+      if (describeQuestion(question).answer === "fields") visit(question.fields ?? [], path);
       else found.set(path, { question, path });
       for (const choice of question.choices ?? []) {
         if (choice.fieldName !== undefined) {
@@ -239,7 +219,7 @@ function questionnaireItem(
   if (question) item.code = [loincCoding(question)];
   Object.assign(item, conditional);
   if (q.required === true && alwaysExact) item.required = true;
-  if (q.type === "checkbox") item.repeats = true;
+  if (describeQuestion(q).fhir.repeats) item.repeats = true;
   if (type === "choice") {
     item.answerOption = (q.choices ?? []).map((c) => ({
       valueCoding: choiceCoding(survey, linkId, c.value, c.label),
@@ -297,23 +277,16 @@ export function buildQuestionnaire(input: DeliveryDocumentInput): Json {
 }
 
 function answerOf(survey: DeliverySurvey, q: DeliveryQuestion, item: AnswerItem, v: AnswerValue): Json {
-  switch (itemType(q)) {
-    case "choice":
+  const key = FHIR_ANSWER_KEYS[describeQuestion(q).fhir.itemType(q)];
+  switch (key) {
+    case "valueCoding":
       return { valueCoding: choiceCoding(survey, item.fieldName, v.value, v.label) };
-    case "integer":
-      return { valueInteger: v.number ?? Number(v.value) };
-    case "decimal":
-      return { valueDecimal: v.number ?? Number(v.value) };
-    case "date":
-      return { valueDate: v.value };
-    case "boolean":
-    case "dateTime":
-    case "display":
-    case "group":
-    case "open-choice":
-    case "string":
-    case "text":
-      return { valueString: v.value };
+    case "valueInteger":
+    case "valueDecimal":
+      return { [key]: v.number ?? Number(v.value) };
+    case "valueDate":
+    case "valueString":
+      return { [key]: v.value };
   }
 }
 
@@ -324,8 +297,9 @@ function responseItem(
   answered: Map<string, AnswerItem>,
 ): Json | undefined {
   const linkId = questionPath(q, prefix);
-  if (q.type === "html") return undefined;
-  if (q.type === "group") {
+  const { answer } = describeQuestion(q);
+  if (answer === "none") return undefined;
+  if (answer === "fields") {
     const items = (q.fields ?? [])
       .map((f) => responseItem(survey, f, linkId, answered))
       .filter((i) => i !== undefined);
