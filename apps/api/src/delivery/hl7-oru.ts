@@ -1,3 +1,4 @@
+import { HL7_VALUE_TYPES } from "@core-care/survey-engine";
 import HL7 from "hl7-standard";
 import { answerItems, phqScores, type AnswerItem } from "./answers.js";
 import {
@@ -77,8 +78,9 @@ function observationOf(item: AnswerItem): Observation {
   const identifier = item.question
     ? [item.question.code, item.question.display, CODING_SYSTEM.loinc, ...local]
     : local;
-  switch (item.kind) {
-    case "choice":
+  // The OBX value type of the answer's export kind, as the engine's question type descriptors give it.
+  switch (HL7_VALUE_TYPES[item.kind]) {
+    case "CWE":
       return {
         type: VALUE_TYPE.coded,
         identifier,
@@ -89,14 +91,13 @@ function observationOf(item: AnswerItem): Observation {
           return [v.coded.code, v.coded.display, system, ...own];
         }),
       };
-    case "integer":
-    case "decimal":
+    case "NM":
       return { type: VALUE_TYPE.numeric, identifier, values: item.values.map((v) => [String(v.number)]) };
-    case "date":
+    case "DT":
       return { type: VALUE_TYPE.date, identifier, values: item.values.map((v) => [hl7Date(v.value)]) };
-    case "text":
+    case "FT":
       return { type: VALUE_TYPE.formatted, identifier, values: item.values.map((v) => [v.value]) };
-    case "string":
+    case "ST":
       return { type: VALUE_TYPE.text, identifier, values: item.values.map((v) => [v.value]) };
   }
 }
