@@ -1,5 +1,6 @@
 import { getAnswer, setAnswer } from "./answers.js";
 import { hasResponse } from "./conditions.js";
+import { describeQuestion } from "./question-types.js";
 import { answerPaths, hasChoiceFields, questionPath, selectedValues } from "./questions.js";
 import type { Answers, Choice, Question } from "./types.js";
 
@@ -16,11 +17,10 @@ export interface AnswerEntry {
   choices: (Choice | undefined)[];
 }
 
-const CHOICE_TYPES = new Set<Question["type"]>(["select", "radio", "yesno", "checkbox"]);
-
-/** True for a question answered by picking from its `choices`. */
+/** True for a question answered by picking from its `choices` (its descriptor's answer is a choice or a list of them). */
 export function isChoiceQuestion(question: Question): boolean {
-  return CHOICE_TYPES.has(question.type) && (question.choices?.length ?? 0) > 0;
+  const { answer } = describeQuestion(question);
+  return (answer === "choice" || answer === "choices") && (question.choices?.length ?? 0) > 0;
 }
 
 /** The survey's choice that `value` names (values compare as text, as stored answers may be numbers). */
@@ -34,9 +34,10 @@ export function findChoice(question: Question, value: unknown): Choice | undefin
  */
 export function questionAnswer(question: Question, answers: Answers, prefix = ""): AnswerEntry | undefined {
   const field = questionPath(question, prefix);
-  if (question.type === "group" || question.type === "html") return undefined;
+  const { answer } = describeQuestion(question);
+  if (answer === "fields" || answer === "none") return undefined;
   let values: unknown[];
-  if (question.type === "checkbox" && hasChoiceFields(question)) {
+  if (describeQuestion(question).answer === "choices" && hasChoiceFields(question)) {
     values = selectedValues(question, answers, prefix);
   } else {
     const value = getAnswer(answers, field);
@@ -53,7 +54,7 @@ export function questionAnswer(question: Question, answers: Answers, prefix = ""
 
 function collect(questions: readonly Question[], answers: Answers, prefix: string, into: AnswerEntry[]) {
   for (const question of questions) {
-    if (question.type === "group") {
+    if (describeQuestion(question).answer === "fields") {
       collect(question.fields ?? [], answers, questionPath(question, prefix), into);
       continue;
     }

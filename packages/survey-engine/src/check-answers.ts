@@ -1,6 +1,7 @@
 import { nestDottedKeys } from "./answer-list.js";
 import { getAnswer } from "./answers.js";
 import { hasResponse } from "./conditions.js";
+import { describeQuestion } from "./question-types.js";
 import { hasChoiceFields, questionPath } from "./questions.js";
 import type { Answers, EvalContext, Question, Survey, ValidationIssue } from "./types.js";
 import { issue, validateSurvey, valueIssues } from "./validation.js";
@@ -17,7 +18,7 @@ const invalidChoice = (field: string) => issue("invalidChoice", field, "invalidC
 
 function choiceIssues(question: Question, answers: Answers, prefix: string): ValidationIssue[] {
   const choices = question.choices ?? [];
-  if (question.type === "checkbox" && hasChoiceFields(question)) {
+  if (describeQuestion(question).answer === "choices" && hasChoiceFields(question)) {
     // Each choice stores its own value (or `true`) in its own field; anything else there is not a choice.
     return choices.flatMap((choice) => {
       const path = questionPath({ ...question, fieldName: choice.fieldName as string }, prefix);
@@ -32,7 +33,7 @@ function choiceIssues(question: Question, answers: Answers, prefix: string): Val
   if (!hasResponse(value)) return [];
   const allowed = new Set(choices.map((choice) => choice.value));
   const values = Array.isArray(value) ? value : [value];
-  const single = question.type !== "checkbox";
+  const single = describeQuestion(question).answer !== "choices";
   if (single && Array.isArray(value) && value.filter(hasResponse).length > 1) return [invalidChoice(field)];
   const isAllowed = (v: unknown) =>
     !hasResponse(v) || ((typeof v === "string" || typeof v === "number") && allowed.has(String(v)));
@@ -42,29 +43,14 @@ function choiceIssues(question: Question, answers: Answers, prefix: string): Val
 function collect(questions: readonly Question[], answers: Answers, prefix: string, into: ValidationIssue[]) {
   for (const question of questions) {
     const field = questionPath(question, prefix);
-    switch (question.type) {
-      case "html":
-        break;
-      case "group":
-        collect(question.fields ?? [], answers, field, into);
-        break;
-      case "select":
-      case "radio":
-      case "yesno":
-      case "checkbox":
-        if ((question.choices?.length ?? 0) > 0) into.push(...choiceIssues(question, answers, prefix));
-        break;
-      case "text":
-      case "textarea":
-      case "number":
-      case "date":
-      case "phone":
-      case "email":
-      case "scale": {
-        const value = getAnswer(answers, field);
-        if (hasResponse(value)) into.push(...valueIssues({ ...question, required: false }, value, field));
-        break;
-      }
+    const type = describeQuestion(question);
+    if (type.answer === "fields") {
+      collect(question.fields ?? [], answers, field, into);
+    } else if (type.answer === "choice" || type.answer === "choices") {
+      if ((question.choices?.length ?? 0) > 0) into.push(...choiceIssues(question, answers, prefix));
+    } else if (type.answer === "value") {
+      const value = getAnswer(answers, field);
+      if (!type.isEmpty(value)) into.push(...valueIssues({ ...question, required: false }, value, field));
     }
   }
 }

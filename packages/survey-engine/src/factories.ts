@@ -1,4 +1,5 @@
 import { objectId } from "./object-id.js";
+import { questionType } from "./question-types.js";
 import type { Condition, Page, Question, QuestionType, Survey } from "./types.js";
 
 /** The defaults of SPEC 9. */
@@ -33,16 +34,10 @@ export function createPage(overrides: Partial<Page> = {}): Page {
 export function createQuestion(type: QuestionType, overrides: Partial<Question> = {}): Question {
   const id = overrides.id ?? objectId();
   const question: Question = { id, type, fieldName: `field${id}`, title: "", ...overrides };
-  if (question.choices === undefined && (type === "select" || type === "radio" || type === "checkbox")) {
-    question.choices = [];
-  }
-  if (type === "yesno" && question.choices === undefined) {
-    question.choices = [
-      { value: "yes", label: "Yes" },
-      { value: "no", label: "No" },
-    ];
-  }
-  if (type === "group" && question.fields === undefined) question.fields = [];
+  // The type's defaults (its descriptor's) fill what the overrides leave out.
+  const defaults = questionType(type).designer.defaults();
+  if (question.choices === undefined && defaults.choices !== undefined) question.choices = defaults.choices;
+  if (question.fields === undefined && defaults.fields !== undefined) question.fields = defaults.fields;
   return question;
 }
 

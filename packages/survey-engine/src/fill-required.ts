@@ -1,4 +1,5 @@
 import { setAnswer } from "./answers.js";
+import { describeQuestion } from "./question-types.js";
 import { questionPath, selectedValues, setSelectedValues } from "./questions.js";
 import type { Answers, Question, Survey } from "./types.js";
 
@@ -12,25 +13,19 @@ export function fillRequiredAnswers(survey: Survey, answers: Answers = {}): Answ
   const fill = (questions: readonly Question[], prefix: string) => {
     for (const q of questions) {
       const path = questionPath(q, prefix);
-      if (q.type === "group") {
+      const type = describeQuestion(q);
+      if (type.answer === "fields") {
         fill(q.fields ?? [], path);
         continue;
       }
-      if (!q.required || q.type === "html" || selectedOrValue(q, next, prefix)) continue;
+      if (!q.required || type.answer === "none" || selectedOrValue(q, next, prefix)) continue;
       const first = q.choices?.find((c) => c.value !== q.noneValue) ?? q.choices?.[0];
-      if (q.type === "checkbox" && first !== undefined) {
+      if (type.answer === "choices" && first !== undefined) {
         next = setSelectedValues(q, next, [first.value], prefix);
       } else if (first !== undefined) {
         next = setAnswer(next, path, first.value);
       } else {
-        const typed: Partial<Record<Question["type"], unknown>> = {
-          number: String(q.min ?? 0),
-          scale: String(q.min ?? 0),
-          date: "2000-01-01",
-          email: "patient@example.org",
-          phone: "5551234567",
-        };
-        next = setAnswer(next, path, typed[q.type] ?? "Answered");
+        next = setAnswer(next, path, type.sample(q) ?? "Answered");
       }
     }
   };

@@ -1,5 +1,6 @@
 import { setAnswer } from "./answers.js";
 import { evaluateConditions } from "./conditions.js";
+import { describeQuestion } from "./question-types.js";
 import { answerPaths, isQuestionVisible, questionPath } from "./questions.js";
 import type { Answers, EvalContext, Page, Question, Survey } from "./types.js";
 
@@ -33,7 +34,7 @@ function hiddenPaths(
   for (const question of questions) {
     if (!isQuestionVisible(question, context)) {
       out.push(...answerPaths(question, prefix));
-    } else if (question.type === "group") {
+    } else if (describeQuestion(question).answer === "fields") {
       hiddenPaths(question.fields ?? [], context, questionPath(question, prefix), out);
     }
   }

@@ -1,3 +1,4 @@
+import { describeQuestion } from "./question-types.js";
 import { questionPath } from "./questions.js";
 import type { Question, Survey } from "./types.js";
 
@@ -24,7 +25,7 @@ function collectPii(questions: readonly Question[], prefix: string, out: Set<str
   for (const question of questions) {
     const path = questionPath(question, prefix);
     if (question.pii) out.add(path);
-    if (question.type === "group") collectPii(question.fields ?? [], path, out);
+    if (describeQuestion(question).answer === "fields") collectPii(question.fields ?? [], path, out);
   }
 }
 

@@ -1,5 +1,6 @@
 import { getAnswer, setAnswer } from "./answers.js";
 import { evaluateConditions, hasResponse } from "./conditions.js";
+import { describeQuestion } from "./question-types.js";
 import type { Answers, EvalContext, Page, Question } from "./types.js";
 
 /** The full dotted path of a question's answer under the given group prefix. */
@@ -23,7 +24,7 @@ export function hasChoiceFields(question: Question): boolean {
  * (a list, or one value).
  */
 export function selectedValues(question: Question, answers: Answers, prefix = ""): string[] {
-  if (question.type === "checkbox" && hasChoiceFields(question)) {
+  if (describeQuestion(question).answer === "choices" && hasChoiceFields(question)) {
     const selected: string[] = [];
     for (const choice of question.choices ?? []) {
       if (hasResponse(getAnswer(answers, choicePath(choice.fieldName as string, prefix)))) {
@@ -47,7 +48,7 @@ export function setSelectedValues(
   values: readonly string[],
   prefix = "",
 ): Answers {
-  if (question.type === "checkbox" && hasChoiceFields(question)) {
+  if (describeQuestion(question).answer === "choices" && hasChoiceFields(question)) {
     let next = answers;
     for (const choice of question.choices ?? []) {
       const chosen = values.includes(choice.value);
@@ -60,22 +61,17 @@ export function setSelectedValues(
     return next;
   }
   const path = questionPath(question, prefix);
-  if (question.type === "checkbox")
+  if (describeQuestion(question).answer === "choices")
     return setAnswer(answers, path, values.length > 0 ? [...values] : undefined);
   return setAnswer(answers, path, values[0]);
 }
 
-/** Every answer path a question writes: its own, its per-choice fields, and its nested fields'. */
+/**
+ * Every answer path a question writes: its own, its per-choice fields, and its nested fields'. These are
+ * its type descriptor's CSV columns.
+ */
 export function answerPaths(question: Question, prefix = ""): string[] {
-  if (question.type === "html") return [];
-  if (question.type === "group") {
-    const groupPrefix = questionPath(question, prefix);
-    return (question.fields ?? []).flatMap((field) => answerPaths(field, groupPrefix));
-  }
-  if (question.type === "checkbox" && hasChoiceFields(question)) {
-    return (question.choices ?? []).map((choice) => choicePath(choice.fieldName as string, prefix));
-  }
-  return [questionPath(question, prefix)];
+  return describeQuestion(question).csvColumns(question, prefix);
 }
 
 /** True when the question's `visibleWhen` conditions hold (or it has none). */
@@ -87,7 +83,7 @@ function filterVisible(questions: readonly Question[], context: EvalContext): Qu
   const visible: Question[] = [];
   for (const question of questions) {
     if (!isQuestionVisible(question, context)) continue;
-    if (question.type === "group" && question.fields !== undefined) {
+    if (describeQuestion(question).answer === "fields" && question.fields !== undefined) {
       const fields = filterVisible(question.fields, context);
       visible.push(fields.length === question.fields.length ? question : { ...question, fields });
     } else {
