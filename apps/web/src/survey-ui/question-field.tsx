@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import type { TFunction } from "i18next";
 import {
   formatPhone,
   getAnswer,
@@ -10,6 +11,7 @@ import {
   type Answers,
   type Choice,
   type Question,
+  type QuestionType,
 } from "@core-care/survey-engine";
 
 /** What every question component needs from the page it sits on. */
@@ -116,7 +118,17 @@ function NumberInput({
   );
 }
 
-function TextLikeField({ question, path, ctx }: InputProps) {
+/** What the input of a text-like question is drawn from. */
+interface ControlProps extends InputProps {
+  inputProps: Record<string, unknown>;
+  value: string;
+  set: (text: string) => void;
+  t: TFunction;
+}
+
+type Control = (props: ControlProps) => ReactNode;
+
+function TextLikeField({ question, path, ctx, control }: InputProps & { control: Control }) {
   const { t } = useTranslation();
   const id = fieldElementId(ctx.idPrefix, path);
   const error = ctx.errors.get(path);
@@ -140,83 +152,6 @@ function TextLikeField({ question, path, ctx }: InputProps) {
   const value = textOf(getAnswer(ctx.answers, path));
   const set = (text: string) => ctx.onChange(setAnswer(ctx.answers, path, textAnswer(text)), path);
 
-  let control: ReactNode;
-  switch (question.type) {
-    case "textarea":
-      control = <textarea {...inputProps} rows={4} value={value} onChange={(e) => set(e.target.value)} />;
-      break;
-    case "number":
-      control = <NumberInput question={question} path={path} ctx={ctx} inputProps={inputProps} />;
-      break;
-    case "phone":
-      control = (
-        <input
-          {...inputProps}
-          type="tel"
-          inputMode="numeric"
-          autoComplete="off"
-          value={value}
-          onChange={(e) => set(phoneText(e.target.value))}
-          onBlur={(e) => {
-            const formatted = formatPhone(e.target.value);
-            if (formatted !== e.target.value) set(formatted);
-          }}
-        />
-      );
-      break;
-    case "date":
-      control = (
-        <input
-          {...inputProps}
-          type="date"
-          value={value}
-          min={question.min === undefined ? undefined : String(question.min)}
-          onChange={(e) => set(e.target.value)}
-        />
-      );
-      break;
-    case "email":
-      control = (
-        <input
-          {...inputProps}
-          type="email"
-          inputMode="email"
-          autoComplete="off"
-          value={value}
-          onChange={(e) => set(e.target.value)}
-        />
-      );
-      break;
-    case "select":
-      control = (
-        <select {...inputProps} value={value} onChange={(e) => set(e.target.value)}>
-          <option value="">{t("runner.choose")}</option>
-          {(question.choices ?? []).map((choice) => (
-            <option key={choice.value} value={choice.value}>
-              {choice.label}
-            </option>
-          ))}
-        </select>
-      );
-      break;
-    case "text":
-    case "radio":
-    case "checkbox":
-    case "yesno":
-    case "scale":
-    case "group":
-    case "html":
-      control = (
-        <input
-          {...inputProps}
-          type="text"
-          autoComplete="off"
-          value={value}
-          onChange={(e) => set(e.target.value)}
-        />
-      );
-  }
-
   return (
     <div className={`sv-question${error !== undefined ? " has-error" : ""}`} data-field={path}>
       <label className="sv-title" htmlFor={id}>
@@ -230,7 +165,7 @@ function TextLikeField({ question, path, ctx }: InputProps) {
           {t("runner.example", { example })}
         </p>
       ) : null}
-      {control}
+      {control({ question, path, ctx, inputProps, value, set, t })}
     </div>
   );
 }
@@ -245,25 +180,28 @@ function scaleChoices(question: Question): Choice[] {
   return choices;
 }
 
-function ChoiceField({ question, path, ctx, prefix }: InputProps & { prefix: string }) {
+/** How a choice question offers its choices: several or one, which ones, and whether the answer is a number. */
+interface ChoiceOptions {
+  multiple: boolean;
+  choicesOf: (question: Question, t: TFunction) => Choice[];
+  numeric: (question: Question) => boolean;
+}
+
+function ChoiceField({
+  question,
+  path,
+  ctx,
+  prefix,
+  options,
+}: InputProps & { prefix: string; options: ChoiceOptions }) {
   const { t } = useTranslation();
   const id = fieldElementId(ctx.idPrefix, path);
   const error = ctx.errors.get(path);
   const errorId = `${id}-error`;
   const helpId = `${id}-help`;
-  const multiple = question.type === "checkbox";
-  const numericScale = question.type === "scale" && !(question.choices && question.choices.length > 0);
-  const choices =
-    question.type === "yesno"
-      ? question.choices && question.choices.length > 0
-        ? question.choices
-        : [
-            { value: "yes", label: t("runner.yes") },
-            { value: "no", label: t("runner.no") },
-          ]
-      : question.type === "scale"
-        ? scaleChoices(question)
-        : (question.choices ?? []);
+  const { multiple } = options;
+  const numericScale = options.numeric(question);
+  const choices = options.choicesOf(question, t);
   const selected = selectedValues(question, ctx.answers, prefix);
 
   const choose = (value: string, checked: boolean) => {
@@ -335,9 +273,119 @@ function GroupField({ question, path, ctx }: InputProps) {
   );
 }
 
+/** What a renderer is given: the question, its full path, its group's prefix and the page. */
+interface RendererProps extends InputProps {
+  prefix: string;
+}
+
+/** Draws one question of its type. */
+export type QuestionRenderer = (props: RendererProps) => ReactNode;
+
+const textLike =
+  (control: Control): QuestionRenderer =>
+  ({ question, path, ctx }) => <TextLikeField question={question} path={path} ctx={ctx} control={control} />;
+
+const plainText: Control = ({ inputProps, value, set }) => (
+  <input {...inputProps} type="text" autoComplete="off" value={value} onChange={(e) => set(e.target.value)} />
+);
+
+const ownChoices = (question: Question) => question.choices ?? [];
+const never = () => false;
+
+const choice =
+  (options: ChoiceOptions): QuestionRenderer =>
+  ({ question, path, ctx, prefix }) => (
+    <ChoiceField question={question} path={path} ctx={ctx} prefix={prefix} options={options} />
+  );
+
+/**
+ * The renderer of every question type, in one registry: a type the engine describes
+ * (QUESTION_TYPE_DESCRIPTORS) is drawn by its entry here.
+ */
+export const QUESTION_RENDERERS: Readonly<Record<QuestionType, QuestionRenderer>> = {
+  text: textLike(plainText),
+  textarea: textLike(({ inputProps, value, set }) => (
+    <textarea {...inputProps} rows={4} value={value} onChange={(e) => set(e.target.value)} />
+  )),
+  number: textLike(({ question, path, ctx, inputProps }) => (
+    <NumberInput question={question} path={path} ctx={ctx} inputProps={inputProps} />
+  )),
+  date: textLike(({ question, inputProps, value, set }) => (
+    <input
+      {...inputProps}
+      type="date"
+      value={value}
+      min={question.min === undefined ? undefined : String(question.min)}
+      onChange={(e) => set(e.target.value)}
+    />
+  )),
+  phone: textLike(({ inputProps, value, set }) => (
+    <input
+      {...inputProps}
+      type="tel"
+      inputMode="numeric"
+      autoComplete="off"
+      value={value}
+      onChange={(e) => set(phoneText(e.target.value))}
+      onBlur={(e) => {
+        const formatted = formatPhone(e.target.value);
+        if (formatted !== e.target.value) set(formatted);
+      }}
+    />
+  )),
+  email: textLike(({ inputProps, value, set }) => (
+    <input
+      {...inputProps}
+      type="email"
+      inputMode="email"
+      autoComplete="off"
+      value={value}
+      onChange={(e) => set(e.target.value)}
+    />
+  )),
+  select: textLike(({ question, inputProps, value, set, t }) => (
+    <select {...inputProps} value={value} onChange={(e) => set(e.target.value)}>
+      <option value="">{t("runner.choose")}</option>
+      {(question.choices ?? []).map((option) => (
+        <option key={option.value} value={option.value}>
+          {option.label}
+        </option>
+      ))}
+    </select>
+  )),
+  radio: choice({ multiple: false, choicesOf: ownChoices, numeric: never }),
+  checkbox: choice({ multiple: true, choicesOf: ownChoices, numeric: never }),
+  yesno: choice({
+    multiple: false,
+    choicesOf: (question, t) =>
+      question.choices && question.choices.length > 0
+        ? question.choices
+        : [
+            { value: "yes", label: t("runner.yes") },
+            { value: "no", label: t("runner.no") },
+          ],
+    numeric: never,
+  }),
+  scale: choice({
+    multiple: false,
+    choicesOf: scaleChoices,
+    numeric: (question) => !(question.choices && question.choices.length > 0),
+  }),
+  group: ({ question, path, ctx }) => <GroupField question={question} path={path} ctx={ctx} />,
+  html: ({ question, path }) => (
+    <div className="sv-question sv-static" data-field={path}>
+      {question.title.split(/\n{2,}/).map((paragraph, index) => (
+        <p key={index}>{paragraph}</p>
+      ))}
+      {question.help ? <p className="sv-help">{question.help}</p> : null}
+    </div>
+  ),
+};
+
 /**
  * One question of any type, with its label or legend, the inline error under the title
- * (SPEC 2, 5) and large touch targets. Designer text is shown as text, never as markup.
+ * (SPEC 2, 5) and large touch targets. Designer text is shown as text, never as markup. A type
+ * without a renderer (a survey stored by a newer designer) shows nothing.
  */
 export function QuestionField({
   question,
@@ -349,30 +397,6 @@ export function QuestionField({
   ctx: FieldContext;
 }) {
   const path = questionPath(question, prefix);
-  switch (question.type) {
-    case "html":
-      return (
-        <div className="sv-question sv-static" data-field={path}>
-          {question.title.split(/\n{2,}/).map((paragraph, index) => (
-            <p key={index}>{paragraph}</p>
-          ))}
-          {question.help ? <p className="sv-help">{question.help}</p> : null}
-        </div>
-      );
-    case "group":
-      return <GroupField question={question} path={path} ctx={ctx} />;
-    case "radio":
-    case "checkbox":
-    case "yesno":
-    case "scale":
-      return <ChoiceField question={question} path={path} ctx={ctx} prefix={prefix} />;
-    case "text":
-    case "textarea":
-    case "number":
-    case "date":
-    case "phone":
-    case "email":
-    case "select":
-      return <TextLikeField question={question} path={path} ctx={ctx} />;
-  }
+  if (!Object.hasOwn(QUESTION_RENDERERS, question.type)) return null;
+  return QUESTION_RENDERERS[question.type]({ question, path, prefix, ctx });
 }
