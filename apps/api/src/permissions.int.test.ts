@@ -650,6 +650,10 @@ const CASES: Record<PermissionKey, Case> = {
     ok: 200,
     request: (c) => ({ method: "GET", url: `/api/surveyresults/${c.target.resultId}` }),
   },
+  "GET /api/surveyresults/:id/plan": {
+    ok: 200,
+    request: (c) => ({ method: "GET", url: `/api/surveyresults/${c.target.resultId}/plan` }),
+  },
   "DELETE /api/surveyresults/:id": {
     ok: 204,
     request: async (c) => ({ method: "DELETE", url: `/api/surveyresults/${await newResult(c.target)}` }),

@@ -153,6 +153,8 @@ export const PERMISSIONS = {
   "POST /api/surveyresults": { staff: USERS, tablet: "result" },
   "GET /api/surveyresults": { staff: USERS },
   "GET /api/surveyresults/:id": { staff: USERS },
+  // The prevention plan reads the result and its patient's record: staff only, never a patient credential.
+  "GET /api/surveyresults/:id/plan": { staff: USERS },
   "GET /api/surveyresults/report": { staff: USERS },
   "GET /api/surveyresults/export": { staff: USERS },
   "DELETE /api/surveyresults/:id": { staff: ADMINS, usersIf: "deleteRecords" },

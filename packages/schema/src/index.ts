@@ -288,3 +288,13 @@ export {
   type InboundMessageListQuery,
   type InboundFacilitiesBody,
 } from "./inbound.js";
+export {
+  PlanSourceSchema,
+  PlanItemSchema,
+  PlanScheduleEntrySchema,
+  PlanRiskFactorSchema,
+  BillingSuggestionSchema,
+  PreventionPlanResponseSchema,
+  type PlanItem,
+  type PreventionPlanResponse,
+} from "./prevention-plan.js";

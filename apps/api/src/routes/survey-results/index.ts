@@ -4,6 +4,7 @@ import {
   listOf,
   ObjectIdSchema,
   pagedListOf,
+  PreventionPlanResponseSchema,
   SurveyResultListItemSchema,
   SurveyResultListQuerySchema,
   SurveyResultSaveRequestSchema,
@@ -20,6 +21,7 @@ import { assertAnswersAllowed } from "../../services/answer-check.js";
 import { saveResults, type ResultSave, type SaveAnswer } from "../../services/result-saves.js";
 import { mailSafetyAlerts } from "../../services/safety-alerts.js";
 import { sendJsonText } from "../../serializer.js";
+import { preventionPlan } from "../../services/prevention-plan.js";
 import {
   deleteResult,
   getResult,
@@ -134,6 +136,17 @@ const surveyResultsRoutes: FastifyPluginAsyncZod = async (app) => {
       const result = await getResult(app.db, authOf(request).tenantId, request.params.id);
       await request.audit("read", "survey-result", result.id);
       return result;
+    },
+  );
+
+  // The personalised prevention plan and the billing suggestion of a result: decision support for staff.
+  app.get(
+    "/surveyresults/:id/plan",
+    { schema: { params: IdParams, response: { 200: PreventionPlanResponseSchema } } },
+    async (request) => {
+      const plan = await preventionPlan(app.db, authOf(request).tenantId, request.params.id);
+      await request.audit("read", "prevention-plan", plan.resultId);
+      return plan;
     },
   );
 
