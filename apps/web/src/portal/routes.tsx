@@ -16,6 +16,7 @@ const ResultsPage = lazy(() => import("./results/results-page"));
 const ResultPage = lazy(() => import("./results/result-page"));
 const DeliveriesPage = lazy(() => import("./deliveries/deliveries-page"));
 const ResultPrintPage = lazy(() => import("./print/result-print-page"));
+const PlanPrintPage = lazy(() => import("./print/plan-print-page"));
 const PatientPrintPage = lazy(() => import("./print/patient-print-page"));
 const ReportsPage = lazy(() => import("./reports/reports-page"));
 const ReportViewerPage = lazy(() => import("./reports/report-viewer-page"));
@@ -75,6 +76,7 @@ export default function PortalRoutes() {
           <Route path="results" element={<ResultsPage />} />
           <Route path="results/:resultId" element={<ResultPage />} />
           <Route path="results/:resultId/print" element={<ResultPrintPage />} />
+          <Route path="results/:resultId/plan" element={<PlanPrintPage />} />
           <Route path="reports" element={<ReportsPage />} />
           <Route path="deliveries" element={<DeliveriesPage />} />
           <Route path="reports/:reportId" element={<ReportViewerPage />} />

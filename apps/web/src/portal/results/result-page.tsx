@@ -90,6 +90,9 @@ export default function ResultPage() {
           <Link className="button" to={`/results/${result.id}/print`}>
             Print
           </Link>
+          <Link className="button" to={`/results/${result.id}/plan`}>
+            Prevention plan
+          </Link>
           <button type="button" className="button" onClick={() => setModal("send")}>
             Send
           </button>
