@@ -8,9 +8,18 @@ export type DeliveryFormat = z.infer<typeof DeliveryFormatSchema>;
 
 /**
  * `pending` is queued (waiting for its turn or its next attempt), `failed` is final and holds its
- * interface's queue until an admin skips or resends it, `skipped` is an admin's decision to move on.
+ * interface's queue until an admin skips or resends it, `skipped` is an admin's decision to move on,
+ * `cancelled` is a delivery not yet sent when its result (or the result's patient) was removed: it is
+ * never sent, and its `lastError` says why.
  */
-export const DELIVERY_STATUSES = ["pending", "sending", "delivered", "failed", "skipped"] as const;
+export const DELIVERY_STATUSES = [
+  "pending",
+  "sending",
+  "delivered",
+  "failed",
+  "skipped",
+  "cancelled",
+] as const;
 export const DeliveryStatusSchema = z.enum(DELIVERY_STATUSES);
 export type DeliveryStatus = z.infer<typeof DeliveryStatusSchema>;
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lt, sql, type SQL } from "drizzle-orm";
 import { objectId } from "@core-care/survey-engine";
 import type {
   Delivery,
@@ -315,9 +315,65 @@ export async function resendDelivery(
   });
 }
 
+/** The deliveries a removal cancels: every one not yet delivered, skipped or cancelled. */
+const UNSENT = ["pending", "sending", "failed"] as const;
+
+/** Why a delivery was cancelled, as its log shows it. */
+export const CANCELLED_RESULT_REMOVED = "Cancelled: the survey result was removed before it was sent.";
+export const CANCELLED_PATIENT_REMOVED = "Cancelled: the patient was removed before the result was sent.";
+
 /**
- * Skips a failed delivery: it stays in the log as skipped and its interface's queue moves on to the
- * next delivery. Only a failed delivery may be skipped (409 otherwise).
+ * Cancels, in the caller's transaction, the deliveries not yet sent of the results `which` names (one
+ * result, or every result of one patient): a result removed because it was filed under the wrong patient
+ * must not reach the EHR. Each stays in the log as `cancelled` with the reason, and is audited. A
+ * delivery being sent at this moment is cancelled too; if its receiver acknowledges that attempt, the
+ * worker records it as delivered (the message did arrive) with a note that it was removed meanwhile.
+ */
+export async function cancelUnsentDeliveries(
+  tx: DbOrTx,
+  tenantId: string,
+  which: { resultId: string } | { patientId: string },
+  actor: { userId: string | null; ip?: string | null },
+): Promise<string[]> {
+  const ofResults =
+    "resultId" in which
+      ? eq(deliveries.resultId, which.resultId)
+      : inArray(
+          deliveries.resultId,
+          tx
+            .select({ id: surveyResults.id })
+            .from(surveyResults)
+            .where(and(eq(surveyResults.tenantId, tenantId), eq(surveyResults.patientId, which.patientId))),
+        );
+  const now = new Date();
+  const cancelled = await tx
+    .update(deliveries)
+    .set({
+      status: "cancelled",
+      nextAttemptAt: null,
+      lastError: "resultId" in which ? CANCELLED_RESULT_REMOVED : CANCELLED_PATIENT_REMOVED,
+      updatedAt: now,
+    })
+    .where(and(eq(deliveries.tenantId, tenantId), ofResults, inArray(deliveries.status, [...UNSENT])))
+    .returning({ id: deliveries.id });
+  for (const { id } of cancelled) {
+    await audit(tx, {
+      tenantId,
+      userId: actor.userId,
+      action: "update",
+      entity: "delivery:cancelled",
+      entityId: id,
+      ip: actor.ip ?? null,
+    });
+  }
+  return cancelled.map((c) => c.id);
+}
+
+/**
+ * Skips a delivery not yet sent (queued, being retried, or failed): it stays in the log as skipped and
+ * is never sent, and its interface's queue moves on to the next delivery. A delivered, skipped or
+ * cancelled delivery cannot be skipped (409). One being sent at this moment is skipped too; if that
+ * attempt is acknowledged, the worker records it as delivered.
  */
 export async function skipDelivery(
   db: Db,
@@ -333,10 +389,17 @@ export async function skipDelivery(
       .where(and(eq(deliveries.tenantId, tenantId), eq(deliveries.id, deliveryId)))
       .for("update");
     if (row === undefined) throw notFound("Delivery");
-    if (row.status !== "failed") throw conflict("Only a failed delivery can be skipped.");
+    if (!(UNSENT as readonly string[]).includes(row.status)) {
+      throw conflict("Only a delivery not yet sent can be skipped.");
+    }
     const [skipped] = await tx
       .update(deliveries)
-      .set({ status: "skipped", nextAttemptAt: null, updatedAt: new Date() })
+      .set({
+        status: "skipped",
+        nextAttemptAt: null,
+        lastError: row.status === "failed" ? row.lastError : "Skipped by an admin before it was sent.",
+        updatedAt: new Date(),
+      })
       .where(and(eq(deliveries.tenantId, tenantId), eq(deliveries.id, deliveryId)))
       .returning();
     await audit(tx, {

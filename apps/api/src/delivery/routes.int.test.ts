@@ -398,6 +398,7 @@ describe("the Deliveries screen's calls", () => {
       p.peer.mode = "AE";
       const first = await p.queue();
       const second = await p.queue();
+      const third = await p.queue();
       const statusOf = async (id: string) => (await list(p.userS)).items.find((d) => d.id === id)?.status;
       await driveUntil(async () => (await statusOf(first)) === "failed", "the first delivery to fail");
       await t.app.deliveryWorker.runOnce();
@@ -416,15 +417,27 @@ describe("the Deliveries screen's calls", () => {
 
       const skipByUser = await p.userS.inject({ method: "POST", url: `/api/deliveries/${first}/skip` });
       expect(skipByUser.statusCode).toBe(403);
-      const skipPending = await p.adminS.inject({ method: "POST", url: `/api/deliveries/${second}/skip` });
-      expect(skipPending.statusCode).toBe(409);
+      // A queued delivery is skipped too: it is never sent.
+      const skipQueued = await p.adminS.inject({ method: "POST", url: `/api/deliveries/${second}/skip` });
+      expect(skipQueued.statusCode, skipQueued.body).toBe(200);
+      expect(skipQueued.json<Delivery>()).toMatchObject({
+        id: second,
+        status: "skipped",
+        attempts: 0,
+        lastError: "Skipped by an admin before it was sent.",
+      });
+      const skipAgain = await p.adminS.inject({ method: "POST", url: `/api/deliveries/${second}/skip` });
+      expect(skipAgain.statusCode).toBe(409);
       const skipped = await p.adminS.inject({ method: "POST", url: `/api/deliveries/${first}/skip` });
       expect(skipped.statusCode, skipped.body).toBe(200);
       expect(skipped.json<Delivery>()).toMatchObject({ id: first, status: "skipped" });
       expect(await failedCount(p.userS)).toBe(0);
 
       p.peer.mode = "AA";
-      await driveUntil(async () => (await statusOf(second)) === "delivered", "the second delivery");
+      await driveUntil(async () => (await statusOf(third)) === "delivered", "the third delivery");
+      const secondControlId = (await list(p.userS)).items.find((d) => d.id === second)!.controlId;
+      expect(controlIdsOf(p.peer)).not.toContain(secondControlId);
+      expect(await statusOf(second)).toBe("skipped");
       const events = await t.db
         .select()
         .from(auditEvents)
@@ -432,6 +445,130 @@ describe("the Deliveries screen's calls", () => {
       expect(events.map((e) => e.entity)).toContain("delivery:skipped");
     } finally {
       await p.peer.close();
+    }
+  }, 90_000);
+
+  /** Another submitted result of the fixture's patient, or of a new one. */
+  async function anotherResult(p: { tenantId: string; fx: DeliveryFixture }, patientId = p.fx.patientId) {
+    const saved = await saveResult(
+      t.db,
+      p.tenantId,
+      {
+        clientRequestId: `another-${objectId()}`,
+        surveyId: TELE_AWV_SURVEY_ID,
+        patientId,
+        isSubmitted: true,
+        answers: { notes: "another visit" },
+      },
+      "test",
+    );
+    return saved.id;
+  }
+  /**
+   * The receiver takes one delivery, then goes down: its port refuses connections, which for an
+   * interface that has taken deliveries is an outage, retried.
+   */
+  async function receiverGoesDown(p: {
+    peer: MllpPeer;
+    userS: Session;
+    tenantId: string;
+    fx: DeliveryFixture;
+  }) {
+    const warm = await queueFor(p, await anotherResult(p));
+    await driveUntil(
+      async () => (await list(p.userS)).items.find((d) => d.id === warm)?.status === "delivered",
+      "the receiver's first delivery",
+    );
+    await p.peer.close();
+  }
+  const queueFor = async (p: { userS: Session; fx: DeliveryFixture }, resultId: string) =>
+    (await send(p.userS, resultId, "sendhl7", { interfaceId: p.fx.interfaceId })).json<{
+      deliveryId: string;
+    }>().deliveryId;
+
+  test("removing a result cancels its deliveries not yet sent: the receiver, down then back, gets none of them", async () => {
+    const p = await practice({ ackTimeoutSeconds: 1, retryDelaysSeconds: [1], maxAttempts: 10 });
+    const port = p.peer.port;
+    await receiverGoesDown(p);
+    let back: MllpPeer | undefined;
+    try {
+      const first = await p.queue();
+      const second = await p.queue();
+      const kept = await queueFor(p, await anotherResult(p));
+      await t.app.deliveryWorker.runOnce();
+      const tried = (await list(p.userS)).items.find((d) => d.id === first)!;
+      expect(tried).toMatchObject({ status: "pending", attempts: 1 });
+      expect(tried.lastError).toMatch(/127\.0\.0\.1/);
+
+      const removed = await p.adminS.inject({ method: "DELETE", url: `/api/surveyresults/${p.fx.resultId}` });
+      expect(removed.statusCode).toBe(204);
+      const byId = new Map((await list(p.userS)).items.map((d) => [d.id, d]));
+      for (const id of [first, second]) {
+        expect(byId.get(id)).toMatchObject({
+          status: "cancelled",
+          nextAttemptAt: null,
+          lastError: "Cancelled: the survey result was removed before it was sent.",
+        });
+      }
+      expect(byId.get(kept)?.status).toBe("pending");
+      const cancelledEvents = await t.db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.tenantId, p.tenantId), eq(auditEvents.entity, "delivery:cancelled")));
+      expect(cancelledEvents.map((e) => e.entityId).sort()).toEqual([first, second].sort());
+      expect(
+        (await p.adminS.inject({ method: "POST", url: `/api/deliveries/${first}/skip` })).statusCode,
+      ).toBe(409);
+
+      back = await startMllpPeer("AA", port);
+      await driveUntil(
+        async () => (await list(p.userS)).items.find((d) => d.id === kept)?.status === "delivered",
+        "the kept result's delivery",
+      );
+      // A few more rounds past the retry delay: nothing of the removed result goes out.
+      await new Promise((r) => setTimeout(r, 1_200));
+      while ((await t.app.deliveryWorker.runOnce()) > 0);
+      const after = new Map((await list(p.userS)).items.map((d) => [d.id, d]));
+      expect(back.controlIds()).toEqual([after.get(kept)!.controlId]);
+      expect(after.get(first)?.status).toBe("cancelled");
+      expect(after.get(second)?.status).toBe("cancelled");
+    } finally {
+      await back?.close();
+    }
+  }, 90_000);
+
+  test("removing a patient cancels the deliveries not yet sent of every result of theirs", async () => {
+    const p = await practice();
+    const port = p.peer.port;
+    await receiverGoesDown(p);
+    let back: MllpPeer | undefined;
+    try {
+      const other = await createPatient(t.db, p.tenantId, {
+        mrn: `MRN-${objectId().slice(-8)}`,
+        firstName: "Walter",
+        lastName: "Hobbs",
+        dob: "1948-02-01",
+        sex: "M",
+      });
+      const ofPatient = [await p.queue(), await queueFor(p, await anotherResult(p))];
+      const ofOther = await queueFor(p, await anotherResult(p, other.id));
+      const removed = await p.adminS.inject({ method: "DELETE", url: `/api/patients/${p.fx.patientId}` });
+      expect(removed.statusCode).toBe(204);
+      const byId = new Map((await list(p.userS)).items.map((d) => [d.id, d]));
+      for (const id of ofPatient) {
+        expect(byId.get(id)).toMatchObject({
+          status: "cancelled",
+          lastError: "Cancelled: the patient was removed before the result was sent.",
+        });
+      }
+      back = await startMllpPeer("AA", port);
+      await driveUntil(
+        async () => (await list(p.userS)).items.find((d) => d.id === ofOther)?.status === "delivered",
+        "the other patient's delivery",
+      );
+      expect(back.received.map((m) => m.getSegment("PID")?.getComponent(5, 1))).toEqual(["Hobbs"]);
+    } finally {
+      await back?.close();
     }
   }, 90_000);
 

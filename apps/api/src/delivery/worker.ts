@@ -3,7 +3,7 @@ import { hostname } from "node:os";
 import { and, asc, eq, inArray, like, lte, sql, type SQL } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { InterfaceSettings } from "@core-care/schema";
-import type { Db } from "../db/index.js";
+import type { Db, DbOrTx } from "../db/index.js";
 import { deliveries, interfaces } from "../db/schema.js";
 import { audit } from "../services/audit.js";
 import { interfaceSettings } from "../services/interfaces.js";
@@ -436,6 +436,41 @@ export class DeliveryWorker {
     );
   }
 
+  /**
+   * A delivery cancelled or skipped while this attempt was on the wire, and acknowledged: the receiver
+   * has it, so the log says delivered, and why it was not stopped.
+   */
+  private async recordArrivedAfterAll(tx: DbOrTx, row: DeliveryRow, ack: string | null, now: Date) {
+    const arrived = await tx
+      .update(deliveries)
+      .set({
+        status: "delivered",
+        deliveredAt: now,
+        ack,
+        claimedBy: null,
+        updatedAt: now,
+        lastError: sql`${deliveries.lastError} || ' It was already being sent, and the receiver acknowledged it.'`,
+      })
+      .where(
+        and(
+          eq(deliveries.tenantId, row.tenantId),
+          eq(deliveries.id, row.id),
+          inArray(deliveries.status, ["cancelled", "skipped"]),
+          eq(deliveries.attempts, row.attempts),
+          eq(deliveries.claimedBy, this.options.instanceId),
+        ),
+      )
+      .returning({ id: deliveries.id });
+    if (arrived.length === 0) return;
+    await audit(tx, {
+      tenantId: row.tenantId,
+      userId: null,
+      action: "send",
+      entity: "delivery:delivered",
+      entityId: row.id,
+    });
+  }
+
   private async record(row: DeliveryRow, outcome: Outcome, settings: InterfaceSettings | undefined) {
     const now = this.options.now();
     const maxAttempts = settings?.maxAttempts ?? 1;
@@ -467,7 +502,10 @@ export class DeliveryWorker {
         })
         .where(this.ownClaim(row))
         .returning({ id: deliveries.id });
-      if (updated.length === 0) return;
+      if (updated.length === 0) {
+        if (outcome.kind === "delivered") await this.recordArrivedAfterAll(tx, row, outcome.ack ?? null, now);
+        return;
+      }
       await audit(tx, {
         tenantId: row.tenantId,
         userId: null,

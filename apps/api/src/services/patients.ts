@@ -22,6 +22,7 @@ import {
 import { locations, patients, patientSurveys } from "../db/schema.js";
 import { conflict, fieldError, notFound } from "../errors.js";
 import { isUniqueViolation } from "../db/errors.js";
+import { cancelUnsentDeliveries } from "../delivery/outbox.js";
 import { findReadableSurveyRef } from "./documents.js";
 import { after, cappedCount, cappedOf, decodeCursor, pageOf, totalOfPage } from "./keyset.js";
 import type { CappedLists } from "./capped-lists.js";
@@ -371,13 +372,22 @@ export async function updatePatient(
  * Removes a patient from every list and read, with their results; the row stays (results remain
  * attributable) and an admin can restore it.
  */
-export async function deletePatient(db: Db, tenantId: string, id: string): Promise<void> {
-  const deleted = await db
-    .update(patients)
-    .set({ deletedAt: new Date() })
-    .where(and(live(tenantId), eq(patients.id, id)))
-    .returning({ id: patients.id });
-  if (deleted.length === 0) throw notFound("Patient");
+export async function deletePatient(
+  db: Db,
+  tenantId: string,
+  id: string,
+  actor: { userId: string | null; ip?: string | null } = { userId: null },
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const deleted = await tx
+      .update(patients)
+      .set({ deletedAt: new Date() })
+      .where(and(live(tenantId), eq(patients.id, id)))
+      .returning({ id: patients.id });
+    if (deleted.length === 0) throw notFound("Patient");
+    // Their results leave every read with them; none of their deliveries not yet sent goes out.
+    await cancelUnsentDeliveries(tx, tenantId, { patientId: id }, actor);
+  });
 }
 
 /** Brings a removed patient back; 409 when their MRN has been given to another patient meanwhile. */

@@ -21,6 +21,7 @@ import { surveyResults, surveyVersions } from "../db/schema.js";
 import { resultSurveyVersion } from "../db/joins.js";
 import { isoOfUtcText, microsOfUtcText, utcText } from "../db/utc-text.js";
 import { notFound } from "../errors.js";
+import { cancelUnsentDeliveries } from "../delivery/outbox.js";
 import { after, cappedCount, cappedOf, decodeCursor, pageOf, totalOfPage } from "./keyset.js";
 import type { CappedLists } from "./capped-lists.js";
 
@@ -334,15 +335,27 @@ export async function getResult(db: Db, tenantId: string, id: string): Promise<S
   return { ...toSummary(row), answers: answers?.answers ?? {} };
 }
 
-export async function deleteResult(db: Db, tenantId: string, id: string): Promise<void> {
-  const deleted = await db
-    .update(surveyResults)
-    .set({ deletedAt: new Date() })
-    .where(
-      and(eq(surveyResults.tenantId, tenantId), eq(surveyResults.id, id), isNull(surveyResults.deletedAt)),
-    )
-    .returning({ id: surveyResults.id });
-  if (deleted.length === 0) throw notFound("Survey result");
+/**
+ * Removes a result from every list and read, and cancels its deliveries not yet sent in the same
+ * transaction (a result filed under the wrong patient must not reach the EHR afterwards).
+ */
+export async function deleteResult(
+  db: Db,
+  tenantId: string,
+  id: string,
+  actor: { userId: string | null; ip?: string | null } = { userId: null },
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const deleted = await tx
+      .update(surveyResults)
+      .set({ deletedAt: new Date() })
+      .where(
+        and(eq(surveyResults.tenantId, tenantId), eq(surveyResults.id, id), isNull(surveyResults.deletedAt)),
+      )
+      .returning({ id: surveyResults.id });
+    if (deleted.length === 0) throw notFound("Survey result");
+    await cancelUnsentDeliveries(tx, tenantId, { resultId: id }, actor);
+  });
 }
 
 /** Brings a removed result back (its patient must not be removed). */

@@ -75,7 +75,8 @@ const patientsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.delete("/patients/:id", { schema: { params: IdParams } }, async (request, reply) => {
-    await deletePatient(app.db, authOf(request).tenantId, request.params.id);
+    const auth = authOf(request);
+    await deletePatient(app.db, auth.tenantId, request.params.id, { userId: auth.userId, ip: request.ip });
     // The patient's results leave the lists: this process's capped lists now, before the notification.
     app.cappedLists.forget(authOf(request).tenantId);
     await request.audit("delete", "patient", request.params.id);

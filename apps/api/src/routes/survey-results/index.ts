@@ -171,7 +171,8 @@ const surveyResultsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.delete("/surveyresults/:id", { schema: { params: IdParams } }, async (request, reply) => {
-    await deleteResult(app.db, authOf(request).tenantId, request.params.id);
+    const auth = authOf(request);
+    await deleteResult(app.db, auth.tenantId, request.params.id, { userId: auth.userId, ip: request.ip });
     // This process's lists now, before the database's notification reaches it.
     app.cappedLists.forget(authOf(request).tenantId);
     await request.audit("delete", "survey-result", request.params.id);

@@ -235,7 +235,7 @@ export default function DeliveriesPage() {
                   Resend<span className="visually-hidden"> {deliveryLabel(d)}</span>
                 </button>
               )}
-              {mayAct && d.status === "failed" && (
+              {mayAct && (d.status === "failed" || d.status === "pending") && (
                 <button
                   type="button"
                   className="button small"

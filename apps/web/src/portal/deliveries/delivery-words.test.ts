@@ -10,6 +10,7 @@ describe("delivery words", () => {
       "Delivered",
       "Failed",
       "Skipped",
+      "Cancelled",
     ]);
   });
 

@@ -7,6 +7,7 @@ export const STATUS_FILTERS: readonly (readonly [DeliveryStatus, string])[] = [
   ["delivered", "Delivered"],
   ["failed", "Failed"],
   ["skipped", "Skipped"],
+  ["cancelled", "Cancelled"],
 ];
 
 /** A delivery's status in words ("pending" is "Queued": waiting for its turn or its next attempt). */
