@@ -12,6 +12,16 @@ const HostSchema = z
   .max(253)
   .regex(/^[A-Za-z0-9.:_[\]-]+$/, "Must be a host name or address.");
 const HeaderTextSchema = z.string().trim().max(180).default("");
+/**
+ * An MSH-3..6 (or PID-3.4) setting as an admin writes it: none of HL7 v2's delimiters (| ^ ~ \ &,
+ * HL7 v2.5.1 §2.5.4) nor a control character, which would split the field or the segment at the receiver.
+ * Only written values are held to it, so an interface stored before still reads back.
+ */
+const HL7_DELIMITERS = "|^~\\&";
+const HeaderTextInputSchema = HeaderTextSchema.refine(
+  (v) => ![...v].some((c) => HL7_DELIMITERS.includes(c) || c.charCodeAt(0) < 0x20 || c === "\u007f"),
+  "Must not contain the HL7 delimiters | ^ ~ \\ & or a control character.",
+);
 const optional = <T extends z.ZodType>(s: T) =>
   z.preprocess((v) => (v === "" || v === null ? undefined : v), s.optional());
 
@@ -80,6 +90,10 @@ const InterfaceFieldsSchema = z.object({
  * bearer token) is write-only; on PUT an absent secret or absent settings keep the stored ones.
  */
 export const InterfaceInputSchema = InterfaceFieldsSchema.extend({
+  sendingApplication: HeaderTextInputSchema,
+  sendingFacility: HeaderTextInputSchema,
+  receivingApplication: HeaderTextInputSchema,
+  receivingFacility: HeaderTextInputSchema,
   secret: optional(z.string().max(20_000)),
   settings: InterfaceSettingsSchema.optional(),
 });

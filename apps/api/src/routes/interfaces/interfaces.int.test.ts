@@ -105,6 +105,47 @@ describe("/api/interfaces", () => {
   });
 });
 
+describe("the MSH-3..6 settings of /api/interfaces", () => {
+  const fields = ["sendingApplication", "sendingFacility", "receivingApplication", "receivingFacility"];
+  const delimiters = ["|", "^", "~", "\\", "&", "\r"];
+  test.each(fields.flatMap((field) => delimiters.map((d) => [field, d] as const)))(
+    "answers 400 naming %s when it holds %j, storing nothing",
+    async (field, delimiter) => {
+      const { s } = await signedIn("admin");
+      const created = await s.inject({
+        method: "POST",
+        url: "/api/interfaces",
+        payload: { ...hl7, [field]: `EHR${delimiter}X` },
+      });
+      expect(created.statusCode).toBe(400);
+      expect(errorFields(created)).toEqual([field]);
+      expect(created.json()).toMatchObject({
+        responseStatus: {
+          errors: [
+            { field, message: "Must not contain the HL7 delimiters | ^ ~ \\ & or a control character." },
+          ],
+        },
+      });
+      expect(
+        (await s.inject({ method: "GET", url: "/api/interfaces" })).json<{ items: Interface[] }>().items,
+      ).toEqual([]);
+      const stored = (
+        await s.inject({ method: "POST", url: "/api/interfaces", payload: hl7 })
+      ).json<Interface>();
+      const updated = await s.inject({
+        method: "PUT",
+        url: `/api/interfaces/${stored.id}`,
+        payload: { ...hl7, [field]: `EHR${delimiter}X` },
+      });
+      expect(updated.statusCode).toBe(400);
+      expect(errorFields(updated)).toEqual([field]);
+      expect(
+        (await s.inject({ method: "GET", url: `/api/interfaces/${stored.id}` })).json<Interface>(),
+      ).toMatchObject({ [field]: hl7[field as keyof typeof hl7] });
+    },
+  );
+});
+
 describe("/api/interfaces settings", () => {
   test("answers the default delivery settings, stores given ones, and keeps them on a PUT without any", async () => {
     const { s } = await signedIn("admin");
