@@ -61,6 +61,23 @@ const InterfaceFieldsSchema = z.object({
   sendingFacility: HeaderTextSchema,
   receivingApplication: HeaderTextSchema,
   receivingFacility: HeaderTextSchema,
+  /**
+   * The assigning authority of the patient's MRN, the same in every format: HL7 PID-3.4 (its namespace
+   * id), CDA `patientRole/id/@assigningAuthorityName` and the FHIR identifier's assigner. When absent, the
+   * sending facility when it is a name, else the sending application.
+   */
+  assigningAuthority: optional(HeaderTextSchema),
+  /**
+   * The ISO OID of that authority: PID-3.4's universal id (type ISO), the CDA id's root and the FHIR
+   * identifier's system (`urn:oid:…`). When absent, the sending facility when it is an OID, else a UUID
+   * derived from the practice (type UUID, `urn:uuid:…`).
+   */
+  assigningAuthorityOid: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^[0-2](\.(0|[1-9]\d*))+$/, "Must be an ISO object identifier such as 2.16.840.1.113883.3.72."),
+  ),
   /** MSH-11 of the HL7 messages sent to this interface: P (production, the default), T (training), D (debugging). */
   processingId: optional(z.enum(PROCESSING_IDS)),
   /**
@@ -94,6 +111,7 @@ export const InterfaceInputSchema = InterfaceFieldsSchema.extend({
   sendingFacility: HeaderTextInputSchema,
   receivingApplication: HeaderTextInputSchema,
   receivingFacility: HeaderTextInputSchema,
+  assigningAuthority: optional(HeaderTextInputSchema),
   secret: optional(z.string().max(20_000)),
   settings: InterfaceSettingsSchema.optional(),
 });

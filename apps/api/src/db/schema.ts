@@ -364,6 +364,9 @@ export const interfaces = pgTable(
     sendingFacility: text("sending_facility").notNull().default(""),
     receivingApplication: text("receiving_application").notNull().default(""),
     receivingFacility: text("receiving_facility").notNull().default(""),
+    /** The MRN's assigning authority in every format (HL7 PID-3.4, CDA, FHIR): its name and its OID. */
+    assigningAuthority: text("assigning_authority").notNull().default(""),
+    assigningAuthorityOid: text("assigning_authority_oid"),
     /** Delivery settings (`InterfaceSettingsSchema`): ACK timeout, retry delays, last attempt. */
     settings: jsonb("settings").$type<Partial<InterfaceSettings>>().notNull().default({}),
     /**

@@ -12,6 +12,7 @@ import {
 import { LOINC, LOINC_OID, type Coding } from "./codes/loinc.js";
 import { CDC_RACE_OID, ethnicityCode, raceCode, UNKNOWN } from "./codes/race-ethnicity.js";
 import { SNOMED_OID } from "./codes/snomed.js";
+import { mrnAuthority } from "./authority.js";
 import { cdaDocumentId, nameUuid } from "./ids.js";
 import { hl7Date, hl7Timestamp } from "./time.js";
 import type { DeliveryAddress, DeliveryDocumentInput } from "./types.js";
@@ -252,6 +253,8 @@ export function buildCda(input: DeliveryDocumentInput): string {
   const created = hl7Timestamp(input.createdAt);
   const gender = ADMINISTRATIVE_GENDER[patient.sex];
   const orgId = { root: nameUuid(`tenant:${tenant.id}`) };
+  // One authority per MRN, the same as HL7 PID-3.4 and the FHIR identifier name (authority.ts).
+  const authority = mrnAuthority(input);
   const addr = patient.address;
   const race = patient.race === undefined ? undefined : raceCode(patient.race);
 
@@ -283,7 +286,11 @@ export function buildCda(input: DeliveryDocumentInput): string {
       el(
         "patientRole",
         {},
-        el("id", { root: orgId.root, extension: patient.mrn || patient.id }),
+        el("id", {
+          root: authority.universalId,
+          extension: patient.mrn || patient.id,
+          assigningAuthorityName: authority.name,
+        }),
         address(addr, "HP"),
         telecom(patient.phone, "HP"),
         el(

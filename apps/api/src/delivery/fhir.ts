@@ -10,6 +10,7 @@ import { answerItems, phqScores, type AnswerItem, type AnswerValue } from "./ans
 import { codeAnswer, fieldCoding } from "./coding.js";
 import { CORE_CARE_URN, SYSTEM_URI, type QuestionnaireItemType } from "./codes/fhir.js";
 import { LOINC, LOINC_URI, type Coding } from "./codes/loinc.js";
+import { mrnAuthority } from "./authority.js";
 import type { DeliveryDocumentInput, DeliveryQuestion, DeliverySurvey } from "./types.js";
 
 type Json = Record<string, unknown>;
@@ -316,6 +317,7 @@ function responseItem(
  * answered; answers that no question names are left out (they have no Questionnaire item).
  */
 export function buildQuestionnaireResponse(input: DeliveryDocumentInput): Json {
+  const authority = mrnAuthority(input);
   const { tenant, patient, survey, result } = input;
   const answered = new Map(
     answerItems(survey, result.answers)
@@ -348,7 +350,12 @@ export function buildQuestionnaireResponse(input: DeliveryDocumentInput): Json {
     questionnaire: `${CORE_CARE_URN.survey(survey.id)}|${survey.version}`,
     status: "completed",
     subject: {
-      identifier: { system: CORE_CARE_URN.patient(tenant.id), value: patient.mrn || patient.id },
+      // One authority per MRN, the same as HL7 PID-3.4 and the CDA patientRole id name (authority.ts).
+      identifier: {
+        system: authority.system,
+        value: patient.mrn || patient.id,
+        assigner: { display: authority.name },
+      },
       display: `${patient.firstName} ${patient.lastName}`,
     },
     authored: new Date(result.submittedAt).toISOString(),

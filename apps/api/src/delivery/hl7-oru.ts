@@ -24,6 +24,7 @@ import { CDC_RACE_HL7, ethnicityCode, raceCode, UNKNOWN } from "./codes/race-eth
 import { DOCUMENT_CODE } from "./codes/cda.js";
 import { LOINC, type Coding } from "./codes/loinc.js";
 import { cdaDocumentId } from "./ids.js";
+import { mrnAuthority, OID } from "./authority.js";
 import { hl7Date, hl7Timestamp } from "./time.js";
 import type { DeliveryDocumentInput } from "./types.js";
 
@@ -111,8 +112,6 @@ function scoreObservation(code: Coding, score: number): Observation {
   };
 }
 
-const OID = /^[0-2](\.(0|[1-9]\d*))+$/;
-
 /**
  * An HD (hierarchic designator) field: a name as its namespace id, or an ISO object identifier as its
  * universal id with universal id type ISO (HL7 v2.5.1 §2.A.33).
@@ -154,9 +153,20 @@ function addPatientVisit(message: HL7, input: DeliveryDocumentInput) {
   const { patient, parties, location } = input;
   const pid = message.createSegment("PID");
   put(pid, "PID.1", 1);
-  put(pid, "PID.3.1", patient.mrn || patient.id);
-  putHd(pid, "PID.3.4", parties.sendingFacility);
-  put(pid, "PID.3.5", patient.mrn ? IDENTIFIER_TYPE.medicalRecord : IDENTIFIER_TYPE.patientInternal);
+  // CX: id^^^assigning authority^identifier type, the authority an HD of subcomponents
+  // (name&universal id&type, HL7 v2.5.1 §2.A.14), the same authority the CDA and FHIR documents name
+  // (authority.ts). Written whole: the builder's paths reach components, not subcomponents.
+  const authority = mrnAuthority(input);
+  pid.set(
+    "PID.3",
+    [
+      escapeHl7(patient.mrn || patient.id),
+      "",
+      "",
+      [authority.name, authority.universalId, authority.universalIdType].map(escapeHl7).join("&"),
+      patient.mrn ? IDENTIFIER_TYPE.medicalRecord : IDENTIFIER_TYPE.patientInternal,
+    ].join("^"),
+  );
   put(pid, "PID.5.1", patient.lastName);
   put(pid, "PID.5.2", patient.firstName);
   put(pid, "PID.7", hl7Date(patient.dob));

@@ -131,6 +131,8 @@ export async function loadDocumentInput(
       sendingFacility: iface.sendingFacility,
       receivingApplication: iface.receivingApplication,
       receivingFacility: iface.receivingFacility,
+      ...(iface.assigningAuthority ? { assigningAuthority: iface.assigningAuthority } : {}),
+      ...(iface.assigningAuthorityOid ? { assigningAuthorityOid: iface.assigningAuthorityOid } : {}),
     },
     controlId,
     createdAt: createdAt.toISOString(),

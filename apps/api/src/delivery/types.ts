@@ -43,6 +43,9 @@ export interface DeliveryParties {
   sendingFacility: string;
   receivingApplication: string;
   receivingFacility: string;
+  /** The interface's assigning authority of MRNs and its OID, when it names them (`mrnAuthority`). */
+  assigningAuthority?: string;
+  assigningAuthorityOid?: string;
 }
 
 /**

@@ -34,6 +34,8 @@ function toInterface(row: InterfaceRow): Interface {
     sendingFacility: row.sendingFacility,
     receivingApplication: row.receivingApplication,
     receivingFacility: row.receivingFacility,
+    ...(row.assigningAuthority === "" ? {} : { assigningAuthority: row.assigningAuthority }),
+    ...(row.assigningAuthorityOid === null ? {} : { assigningAuthorityOid: row.assigningAuthorityOid }),
     settings: interfaceSettings(row),
     processingId: row.processingId,
     ...(row.hostKeySha256 === null ? {} : { hostKeySha256: row.hostKeySha256 }),
@@ -87,6 +89,8 @@ function columns(input: InterfaceInput) {
     sendingFacility: input.sendingFacility,
     receivingApplication: input.receivingApplication,
     receivingFacility: input.receivingFacility,
+    assigningAuthority: input.assigningAuthority ?? "",
+    assigningAuthorityOid: input.assigningAuthorityOid ?? null,
     // Absent on a PUT: kept as stored (the web form edits no host key; a new key is confirmed through
     // check-connection). Absent on a POST: the defaults (P, no key, 0600).
     ...(input.processingId === undefined ? {} : { processingId: input.processingId }),

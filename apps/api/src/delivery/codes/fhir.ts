@@ -15,7 +15,6 @@ export const SYSTEM_URI = { LN: LOINC_URI, SCT: SNOMED_URI } as const;
 export const CORE_CARE_URN = {
   survey: (surveyId: string) => `urn:core-care:survey:${surveyId}`,
   result: (tenantId: string) => `urn:core-care:tenant:${tenantId}:result`,
-  patient: (tenantId: string) => `urn:core-care:tenant:${tenantId}:mrn`,
 } as const;
 
 export type QuestionnaireItemType =

@@ -65,6 +65,8 @@ export type ProcessingId = (typeof PROCESSING_IDS)[number];
 
 /** Table 0301 Universal ID Type of an HD whose universal id is an ISO object identifier. */
 export const UNIVERSAL_ID_TYPE_ISO = "ISO";
+/** Table 0301 Universal ID Type of an HD whose universal id is a UUID (RFC 9562). */
+export const UNIVERSAL_ID_TYPE_UUID = "UUID";
 
 /** UCUM unit of a questionnaire score: the annotation `{score}` (a count with no unit). */
 export const UNIT_SCORE = { code: "{score}", text: "{score}", system: "UCUM" } as const;

@@ -106,7 +106,13 @@ describe("/api/interfaces", () => {
 });
 
 describe("the MSH-3..6 settings of /api/interfaces", () => {
-  const fields = ["sendingApplication", "sendingFacility", "receivingApplication", "receivingFacility"];
+  const fields = [
+    "sendingApplication",
+    "sendingFacility",
+    "receivingApplication",
+    "receivingFacility",
+    "assigningAuthority",
+  ];
   const delimiters = ["|", "^", "~", "\\", "&", "\r"];
   test.each(fields.flatMap((field) => delimiters.map((d) => [field, d] as const)))(
     "answers 400 naming %s when it holds %j, storing nothing",
@@ -139,11 +145,40 @@ describe("the MSH-3..6 settings of /api/interfaces", () => {
       });
       expect(updated.statusCode).toBe(400);
       expect(errorFields(updated)).toEqual([field]);
-      expect(
-        (await s.inject({ method: "GET", url: `/api/interfaces/${stored.id}` })).json<Interface>(),
-      ).toMatchObject({ [field]: hl7[field as keyof typeof hl7] });
+      const read = await s.inject({ method: "GET", url: `/api/interfaces/${stored.id}` });
+      expect(read.json<Record<string, unknown>>()[field]).toBe(hl7[field as keyof typeof hl7]);
     },
   );
+});
+
+describe("the assigning authority of /api/interfaces", () => {
+  test("stores the MRN's authority and its OID, reads them back, and answers 400 naming a malformed OID", async () => {
+    const { s } = await signedIn("admin");
+    const payload = {
+      ...hl7,
+      assigningAuthority: "CCMRN",
+      assigningAuthorityOid: "2.16.840.1.113883.3.72.5.1",
+    };
+    const created = await s.inject({ method: "POST", url: "/api/interfaces", payload });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json<Interface>().id;
+    expect((await s.inject({ method: "GET", url: `/api/interfaces/${id}` })).json<Interface>()).toMatchObject(
+      {
+        assigningAuthority: "CCMRN",
+        assigningAuthorityOid: "2.16.840.1.113883.3.72.5.1",
+      },
+    );
+    const bad = await s.inject({
+      method: "PUT",
+      url: `/api/interfaces/${id}`,
+      payload: { ...payload, assigningAuthorityOid: "2.16.x" },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(errorFields(bad)).toEqual(["assigningAuthorityOid"]);
+    const cleared = await s.inject({ method: "PUT", url: `/api/interfaces/${id}`, payload: hl7 });
+    expect(cleared.json<Interface>()).not.toHaveProperty("assigningAuthority");
+    expect(cleared.json<Interface>()).not.toHaveProperty("assigningAuthorityOid");
+  });
 });
 
 describe("/api/interfaces settings", () => {
