@@ -1,5 +1,5 @@
 import { MllpError } from "./mllp.js";
-import { HostKeyError } from "./sftp.js";
+import { HostKeyError, SftpFolderError } from "./sftp.js";
 
 /**
  * How one attempt ended. `ack` is what the receiver answered; `error` is a plain-language reason for
@@ -42,6 +42,8 @@ export function transportOutcome(error: unknown, endpoint: Endpoint): Outcome {
   // An unconfirmed or changed SFTP host key: nothing was sent, and retrying cannot help until an admin
   // confirms the key (its message says how).
   if (error instanceof HostKeyError) return { kind: "failed", error: error.message };
+  // A missing or read-only folder: an admin has to fix the server or the interface; retrying cannot help.
+  if (error instanceof SftpFolderError) return { kind: "failed", error: error.message };
   if (code === "ENOTFOUND") {
     return {
       kind: "failed",

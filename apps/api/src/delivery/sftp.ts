@@ -28,6 +28,39 @@ export function hostKeyFingerprint(key: Buffer): string {
 }
 
 /** A server whose host key is not the confirmed one, or when none is confirmed: a configuration error. */
+/**
+ * The interface's folder is missing or the account may not write to it: nothing a retry can mend, so the
+ * delivery fails at once with what an admin has to fix.
+ */
+export class SftpFolderError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SftpFolderError";
+  }
+}
+
+/** SFTP status codes (draft-ietf-secsh-filexfer-02 §7) a write can end with that no retry mends. */
+const SSH_FX_NO_SUCH_FILE = 2;
+const SSH_FX_PERMISSION_DENIED = 3;
+
+/** The folder error a failed write means, or the error itself when it is not one. */
+function folderError(error: unknown, dir: string, target: { host: string; port: number; username: string }) {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  const message = typeof e?.message === "string" ? e.message.toLowerCase() : "";
+  const where = `on the SFTP server at ${target.host}:${target.port}`;
+  if (e?.code === SSH_FX_NO_SUCH_FILE || e?.code === "ENOENT" || message.includes("no such file")) {
+    return new SftpFolderError(
+      `The folder "${dir}" does not exist ${where}. Create it there, or correct the interface's folder, then resend.`,
+    );
+  }
+  if (e?.code === SSH_FX_PERMISSION_DENIED || e?.code === "EACCES" || message.includes("permission denied")) {
+    return new SftpFolderError(
+      `The account "${target.username}" may not write to the folder "${dir}" ${where}. Give it write permission, or correct the interface's folder, then resend.`,
+    );
+  }
+  return error;
+}
+
 export class HostKeyError extends Error {
   constructor(
     message: string,
@@ -136,10 +169,14 @@ export async function dropFile(
     }
     const partPath = posix.join(dir, `.${fileName}.part`);
     const mode = target.fileMode ?? DEFAULT_FILE_MODE;
-    await client.put(bytes, partPath, { writeStreamOptions: { mode } });
-    // The server applies its umask to the mode of a new file; set it exactly (never wider than asked).
-    await client.chmod(partPath, mode);
-    await client.rename(partPath, finalPath);
+    try {
+      await client.put(bytes, partPath, { writeStreamOptions: { mode } });
+      // The server applies its umask to the mode of a new file; set it exactly (never wider than asked).
+      await client.chmod(partPath, mode);
+      await client.rename(partPath, finalPath);
+    } catch (error) {
+      throw folderError(error, dir, target);
+    }
     await checkSize();
     return { path: finalPath, alreadyPresent: false };
   } finally {

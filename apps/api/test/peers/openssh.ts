@@ -49,19 +49,35 @@ async function waitForPort(port: number, deadline: number): Promise<void> {
  * SFTP_TEST_ROOT), or, outside CI when running as root, an sshd this function starts on a free
  * port. Throws when neither is possible, so the test fails instead of being skipped.
  */
-export async function startOpenSshPeer(env: NodeJS.ProcessEnv = process.env): Promise<OpenSshPeer> {
+export async function startOpenSshPeer(
+  env: NodeJS.ProcessEnv = process.env,
+  options: {
+    /**
+     * Its folder may be read but not written by the account: CI's sshd with a folder of the test's own
+     * (mode 0555; the account is another user), or an sshd of our own in read-only mode
+     * (`internal-sftp -R`), since root, whom it signs in, is refused no write by a folder's mode.
+     */
+    readOnly?: boolean;
+  } = {},
+): Promise<OpenSshPeer> {
   if (env.SFTP_TEST_KEY) {
     const root = env.SFTP_TEST_ROOT;
     if (!env.SFTP_TEST_PORT || !env.SFTP_TEST_USER || !root) {
       throw new Error("SFTP_TEST_KEY is set but SFTP_TEST_PORT, SFTP_TEST_USER or SFTP_TEST_ROOT is missing");
+    }
+    let folder = "upload";
+    if (options.readOnly) {
+      folder = `upload/read-only-${process.pid}-${Date.now()}`;
+      mkdirSync(join(root, folder));
+      chmodSync(join(root, folder), 0o555);
     }
     return {
       host: "127.0.0.1",
       port: Number(env.SFTP_TEST_PORT),
       username: env.SFTP_TEST_USER,
       privateKey: readFileSync(env.SFTP_TEST_KEY, "utf8"),
-      remoteDir: "upload",
-      localDir: join(root, "upload"),
+      remoteDir: folder,
+      localDir: join(root, folder),
       close: async () => undefined,
     };
   }
@@ -95,7 +111,7 @@ export async function startOpenSshPeer(env: NodeJS.ProcessEnv = process.env): Pr
       "PermitRootLogin prohibit-password",
       "AllowUsers root",
       "Subsystem sftp internal-sftp",
-      "ForceCommand internal-sftp",
+      options.readOnly ? "ForceCommand internal-sftp -R" : "ForceCommand internal-sftp",
       "",
     ].join("\n"),
   );
