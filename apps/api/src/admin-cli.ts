@@ -1,5 +1,5 @@
 import { Role } from "@core-care/schema";
-import { loadConfig } from "./config.js";
+import { adminPassword, loadConfig } from "./config.js";
 import { openDatabase } from "./db/index.js";
 import { createFirstAdmin } from "./services/first-admin.js";
 
@@ -7,7 +7,7 @@ import { createFirstAdmin } from "./services/first-admin.js";
 // with the password in ADMIN_PASSWORD: the first system administrator of a production database,
 // which seeds no demo users. Refused once any user exists.
 const [email, tenantId, tenantName] = process.argv.slice(2);
-const password = process.env.ADMIN_PASSWORD ?? "";
+const password = adminPassword();
 if (email === undefined || tenantId === undefined || tenantName === undefined || password === "") {
   console.error('usage: ADMIN_PASSWORD=… create-admin <e-mail> <tenant id> "<practice name>"');
   process.exit(2);

@@ -174,6 +174,19 @@ function persistentSessionSecret(dataDir: string): string {
   return secret;
 }
 
+/**
+ * True when the process runs in production (NODE_ENV), read at each call: the response serialiser
+ * checks answers against their schemas everywhere else, and its tests switch the mode for a call.
+ */
+export function isProduction(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.NODE_ENV === "production";
+}
+
+/** The first system administrator's password for `create-admin` (ADMIN_PASSWORD), or "" when unset. */
+export function adminPassword(env: NodeJS.ProcessEnv = process.env): string {
+  return env.ADMIN_PASSWORD ?? "";
+}
+
 /** Parses the environment into a typed config; throws naming the variable when one is malformed. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(env);

@@ -17,7 +17,8 @@ import { createLocation } from "./services/locations.js";
 import { assignSurvey, createPatient, deletePatient } from "./services/patients.js";
 import { saveReport, saveSurvey } from "./services/documents.js";
 import { saveResult } from "./services/result-saves.js";
-import { hashToken, INVALID_INVITATION } from "./services/tele-awv.js";
+import { INVALID_INVITATION } from "./services/tele-awv.js";
+import { hashToken } from "./services/tele-awv-credential.js";
 import { deleteResult } from "./services/survey-results.js";
 import {
   createTestApp,

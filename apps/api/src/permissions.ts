@@ -1,3 +1,4 @@
+import type { FastifyRequest } from "fastify";
 import type { RoleName } from "@core-care/schema";
 
 /**
@@ -264,4 +265,15 @@ export function whoOf(permission: Permission): string {
   if (permission.teleAwv !== undefined) parts.push(`Tele-AWV link (${TELE_AWV_SCOPE[permission.teleAwv]})`);
   if (permission.scrapeToken === true) parts.push("metrics token");
   return parts.join(", ");
+}
+
+/**
+ * The table key of the route the router matched (its `config.permission`, declared in
+ * plugins/access.ts, or its method and path), or undefined when no route matched (a 404).
+ */
+export function routeKey(request: FastifyRequest): string | undefined {
+  const route = request.routeOptions;
+  if (route.url === undefined) return undefined;
+  const method = request.method === "HEAD" ? "GET" : request.method;
+  return route.config.permission ?? `${method} ${route.url}`;
 }

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifySerializerCompiler } from "fastify";
 import { ResponseSerializationError } from "fastify-type-provider-zod";
 import type { z } from "zod";
+import { isProduction } from "./config.js";
 
 /** A response value reduced to what its schema names. */
 type Strip = (value: unknown) => unknown;
@@ -169,7 +170,7 @@ function holdToSchema(
  */
 export const serializerCompiler: FastifySerializerCompiler<z.ZodType> = ({ schema, method, url }) => {
   const strip = compileStrip(schema);
-  const checked = process.env.NODE_ENV !== "production";
+  const checked = !isProduction();
   return (data) => {
     let kept: unknown;
     try {
@@ -192,7 +193,7 @@ export const serializerCompiler: FastifySerializerCompiler<z.ZodType> = ({ schem
  * the schema does not and writes each value as the schema keeps it.
  */
 export function sendJsonText(reply: FastifyReply, text: string): FastifyReply {
-  if (process.env.NODE_ENV !== "production") {
+  if (!isProduction()) {
     const { method, url } = reply.request;
     const responses = reply.routeOptions.schema?.response as Record<string, z.ZodType> | undefined;
     const schema = responses?.[String(reply.statusCode)];

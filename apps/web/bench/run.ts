@@ -20,7 +20,7 @@ import type { Browser, Page } from "@playwright/test";
 import { build, type Manifest } from "vite";
 import { BUILTIN_SURVEYS, type Survey } from "@core-care/survey-engine";
 // The API's own choice of page, so the tablet route is measured on the page the server sends.
-import { TABLET_PAGE } from "../../api/src/plugins/html";
+import { TABLET_PAGE } from "@core-care/schema/pages";
 import { TABLET_RENDERER_DIR } from "@core-care/schema/paths";
 import { precompress } from "../compress-build";
 import { startApiServer, type ApiServer } from "./api-server";

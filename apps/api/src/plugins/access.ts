@@ -9,7 +9,7 @@ import { tenants } from "../db/schema.js";
 import { AppError, forbidden, unauthorized } from "../errors.js";
 import { audit, NO_TENANT } from "../services/audit.js";
 import { INVALID_INVITATION } from "../services/tele-awv.js";
-import { PERMISSIONS, type Permission, type PatientScope, type UserGrant } from "../permissions.js";
+import { PERMISSIONS, routeKey, type Permission, type PatientScope, type UserGrant } from "../permissions.js";
 import {
   actorOf,
   type Credential,
@@ -36,14 +36,6 @@ declare module "fastify" {
      */
     permission?: string;
   }
-}
-
-/** The table key of the route the router matched, or undefined when no route matched (a 404). */
-export function routeKey(request: FastifyRequest): string | undefined {
-  const route = request.routeOptions;
-  if (route.url === undefined) return undefined;
-  const method = request.method === "HEAD" ? "GET" : request.method;
-  return route.config.permission ?? `${method} ${route.url}`;
 }
 
 /** The table keys of a registered route, one per method (HEAD under its GET). */

@@ -7,6 +7,7 @@ import { hasRole, Role } from "@core-care/schema";
 import { tenants, userTenants, users } from "../db/schema.js";
 import type { AuditAction } from "../services/audit.js";
 import type { AuthCache, Membership } from "../services/auth-cache.js";
+import type { AuthContext } from "../services/staff-context.js";
 import { audit, AuditWriter } from "../services/audit.js";
 import { ENDED_FOR, factorRequiredFor, secondFactorRule, sessionProven } from "../services/session-grant.js";
 import { endHandover, endIdleHandovers, findOpenHandover } from "../services/handovers.js";
@@ -16,15 +17,7 @@ import {
   type SpentInvitation,
 } from "../services/tele-awv-credential.js";
 
-/** The signed-in staff member as the current request sees it. */
-export interface AuthContext {
-  userId: string;
-  /** The session's current tenant. */
-  tenantId: string;
-  /** Role flags held in the current tenant. */
-  roles: number;
-  sid: string;
-}
+export type { AuthContext };
 
 export interface StaffCredential extends AuthContext {
   kind: "staff";

@@ -11,7 +11,7 @@ import {
   type Survey,
 } from "@core-care/survey-engine";
 import { asSession, createTestApp, login, sessionCookie, type TestApp } from "../../test/helpers.js";
-import { TABLET_BOOT_ID } from "./html.js";
+import { TABLET_BOOT_ID } from "@core-care/schema/pages";
 
 /** The JSON block the tablet page carries, parsed, or null when it has none. */
 function bootOf(html: string): unknown {

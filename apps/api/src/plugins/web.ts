@@ -22,7 +22,7 @@ import {
   TABLET_RENDERER,
   TABLET_SERVICE_WORKER,
   type DrawnTabletPage,
-} from "./html.js";
+} from "@core-care/schema/pages";
 
 /** The web build's tablet renderer (apps/web/src/tablet-server.tsx). */
 interface TabletRenderer {

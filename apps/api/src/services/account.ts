@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { Role, type Me, type UpdateMeRequest } from "@core-care/schema";
 import { tenants, users } from "../db/schema.js";
 import { fieldError, notFound, unauthorized } from "../errors.js";
-import type { AuthContext } from "../plugins/auth.js";
+import type { AuthContext } from "./staff-context.js";
 import { audit } from "./audit.js";
 import { setPassword } from "./password-reset.js";
 import { grantSession, secondFactorRefusal } from "./session-grant.js";

@@ -9,8 +9,7 @@ import {
 } from "@core-care/schema";
 import type { DbOrTx } from "../db/index.js";
 import { interfaces } from "../db/schema.js";
-import { badRequest, notFound } from "../errors.js";
-import { checkSftp, type SftpCheck } from "../delivery/sftp.js";
+import { notFound } from "../errors.js";
 
 type InterfaceRow = typeof interfaces.$inferSelect;
 
@@ -142,24 +141,6 @@ export async function deleteInterface(db: DbOrTx, tenantId: string, id: string):
     .where(and(eq(interfaces.tenantId, tenantId), eq(interfaces.id, id)))
     .returning({ id: interfaces.id });
   if (deleted.length === 0) throw notFound("Interface");
-}
-
-/**
- * The connection check of an SFTP interface: the host key the server presents, whether it is the one
- * confirmed, and with that key whether the account signs in (`checkSftp`). A server that cannot be
- * reached answers 400 with the reason in words.
- */
-export async function checkSftpInterface(db: DbOrTx, tenantId: string, id: string): Promise<SftpCheck> {
-  const row = await getInterfaceWithSecret(db, tenantId, id);
-  if (row.type !== "sftp" && row.type !== "cda-sftp") {
-    throw badRequest("Only an SFTP interface has a host key to check.");
-  }
-  try {
-    return await checkSftp(sftpTargetOf(row));
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw badRequest(`The SFTP server at ${row.host}:${row.port} could not be reached: ${reason}`);
-  }
 }
 
 /** Where a delivery to an SFTP interface goes: the row's target, host key pin and file mode. */

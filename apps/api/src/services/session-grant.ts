@@ -4,8 +4,7 @@ import { Role } from "@core-care/schema";
 import type { DbOrTx } from "../db/index.js";
 import { sessions, tenants, userTenants, users } from "../db/schema.js";
 import { AppError, fieldError, unauthorized } from "../errors.js";
-import { PERMISSIONS, type Permission, type SessionWay } from "../permissions.js";
-import { routeKey } from "../plugins/access.js";
+import { PERMISSIONS, routeKey, type Permission, type SessionWay } from "../permissions.js";
 import { totpRequired, verifyCode } from "./totp.js";
 
 /**

@@ -1,7 +1,12 @@
+import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "../db/index.js";
 import { awvInvitations } from "../db/schema.js";
-import { hashToken } from "./tele-awv.js";
+
+/** Only a SHA-256 of the token is stored: a database leak gives no usable link. */
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
 
 /** The Tele-AWV credential a link's token gives: one invitation of one tenant, patient and e-mail. */
 export interface InvitationCredential {

@@ -22,7 +22,6 @@ import { createMailer, type Mailer } from "./mailer.js";
 import { createPatient } from "./patients.js";
 import { SELF_HARM_ALERT_KIND } from "./safety-alerts.js";
 import {
-  hashToken,
   INVITATION_TTL_MS,
   linkState,
   purgeExpiredDrafts,
@@ -31,6 +30,7 @@ import {
   submitTeleAwv,
   type SubmitInput,
 } from "./tele-awv.js";
+import { hashToken } from "./tele-awv-credential.js";
 import { findInvitationCredential, resolveInvitationToken } from "./tele-awv-credential.js";
 
 const PUBLIC_URL = "http://127.0.0.1:4173";

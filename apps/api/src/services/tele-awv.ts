@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { and, eq, gt, isNotNull, isNull, lte } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import {
@@ -28,7 +28,7 @@ import { getPatient } from "./patients.js";
 import { mailSafetyAlerts, safetyAlertsOf } from "./safety-alerts.js";
 import { audit } from "./audit.js";
 import { invitationMail } from "./tele-awv-mail.js";
-import type { InvitationCredential, SpentInvitation } from "./tele-awv-credential.js";
+import { hashToken, type InvitationCredential, type SpentInvitation } from "./tele-awv-credential.js";
 
 /** How long an invitation link stays valid. */
 export const INVITATION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
@@ -37,11 +37,6 @@ export const INVITATION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
 export const INVALID_INVITATION = "This Tele-AWV link is not valid. Please ask your care team for a new one.";
 
 const invalidInvitation = () => new AppError(403, "INVALID_INVITATION", INVALID_INVITATION);
-
-/** Only a SHA-256 of the token is stored: a database leak gives no usable link. */
-export function hashToken(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
-}
 
 async function tenantSettings(db: Db, tenantId: string): Promise<TenantSettings | undefined> {
   const [row] = await db.select({ settings: tenants.settings }).from(tenants).where(eq(tenants.id, tenantId));

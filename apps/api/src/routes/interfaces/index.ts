@@ -7,7 +7,7 @@ import {
   listOf,
 } from "@core-care/schema";
 import { z } from "zod";
-import { checkSftpInterface } from "../../services/interfaces.js";
+import { checkSftpInterface } from "../../delivery/sftp-check.js";
 import { authOf } from "../../plugins/auth-context.js";
 import {
   createInterface,

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { TABLET_DRAWN_ATTRIBUTE } from "@core-care/schema/paths";
-import { injectDrawnPage, injectTabletBoot, pageFor, TABLET_BOOT_ID } from "./html.js";
+import { TABLET_DRAWN_ATTRIBUTE } from "./paths.js";
+import { injectDrawnPage, injectTabletBoot, pageFor, TABLET_BOOT_ID } from "./pages.js";
 
 const PAGE = '<!doctype html><html lang="en"><head></head><body><div id="root"></div></body></html>';
 

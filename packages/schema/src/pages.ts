@@ -1,11 +1,6 @@
-// HTML helpers of the web plugin, free of the server's dependencies so a benchmark can serve pages exactly
-// as the API does.
-import {
-  isTabletPath,
-  TABLET_BOOT_ID,
-  TABLET_DRAWN_ATTRIBUTE,
-  TABLET_RENDERER_DIR,
-} from "@core-care/schema/paths";
+// HTML helpers of the API's web plugin (apps/api/src/plugins/web.ts), in this package so the web's benchmark
+// serves pages exactly as the API does without importing the API's source.
+import { isTabletPath, TABLET_BOOT_ID, TABLET_DRAWN_ATTRIBUTE, TABLET_RENDERER_DIR } from "./paths.js";
 
 export { TABLET_BOOT_ID };
 
