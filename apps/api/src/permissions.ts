@@ -166,7 +166,7 @@ export const PERMISSIONS = {
   "POST /api/surveyresults/:id/sftpout": { staff: USERS },
   "POST /api/surveyresults/:id/sendfhir": { staff: USERS },
   "GET /api/surveyresults/:id/deliveries": { staff: USERS },
-  // Sending a result to the practice's own EHR interface is routine staff work (DESIGN.md); sending one
+  // Sending a result to the practice's own EHR interface is routine staff work (docs/decisions/008-permission-table.md); sending one
   // again, and importing results in bulk (stored as submitted, possibly sent on), are admin acts.
   "POST /api/deliveries/:id/resend": { staff: ADMINS, usersIf: "resendDeliveries" },
   "GET /api/deliveries": { staff: USERS },

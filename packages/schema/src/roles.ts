@@ -48,8 +48,9 @@ export function roleNames(roles: number): RoleName[] {
 const STAFF_FLAGS = Role.user | Role.admin | Role.sysAdmin;
 
 /**
- * The roles `roles` acts with: a sysAdmin also acts as admin and user, an admin as user (DESIGN.md:
- * admin routes also accept sysAdmin). The stored flags stay as they were granted.
+ * The roles `roles` acts with: a sysAdmin also acts as admin and user, an admin as user
+ * (docs/decisions/008-permission-table.md: admin routes also accept sysAdmin). The stored flags stay as
+ * they were granted.
  */
 export function effectiveRoles(roles: number): number {
   let effective = roles & STAFF_FLAGS;
