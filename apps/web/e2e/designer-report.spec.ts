@@ -128,18 +128,28 @@ test.describe("report designer", () => {
 try { out.cookie = "READ " + document.cookie; } catch (e) { out.cookie = "blocked " + e.name; }
 try { out.parent = "READ " + self.parent.document.cookie; } catch (e) { out.parent = "blocked " + e.name; }
 try { out.storage = "READ " + localStorage.length; } catch (e) { out.storage = "blocked " + e.name; }
-return fetch("${baseURL}/api/patients", { credentials: "include" })
-  .then((r) => r.text())
-  .then((t) => ({ ...out, api: "LEAKED " + t.slice(0, 40) }), (e) => ({ ...out, api: "blocked " + e.name }));`,
+out.globals = ["fetch", "XMLHttpRequest", "WebSocket", "importScripts", "postMessage", "self", "window", "setTimeout"]
+  .filter((name) => typeof globalThis[name] !== "undefined").join(",") || "none";
+let api;
+try {
+  api = fetch("${baseURL}/api/patients", { credentials: "include" })
+    .then((r) => r.text())
+    .then((t) => "LEAKED " + t.slice(0, 40), (e) => "blocked " + e.name);
+} catch (e) {
+  api = Promise.resolve("blocked " + e.name);
+}
+return api.then((text) => ({ ...out, api: text }));`,
     );
     await setText(
       page,
       "Markup",
-      '<p id="cookie">{{cookie}}</p><p id="parent">{{parent}}</p><p id="storage">{{storage}}</p><p id="api">{{api}}</p><img src="x" onerror="document.title=\'owned\'">',
+      '<p id="cookie">{{cookie}}</p><p id="parent">{{parent}}</p><p id="storage">{{storage}}</p><p id="api">{{api}}</p><p id="globals">{{globals}}</p><img src="x" onerror="document.title=\'owned\'">',
     );
     await page.getByRole("button", { name: "Preview on mock" }).click();
     const frame = output(page);
-    await expect(frame.locator("#api")).toHaveText("blocked TypeError");
+    // The script runs in the QuickJS interpreter: the language alone, with no fetch, no Worker globals, no timers.
+    await expect(frame.locator("#api")).toHaveText("blocked ReferenceError");
+    await expect(frame.locator("#globals")).toHaveText("none");
     await expect(frame.locator("#cookie")).toHaveText("blocked ReferenceError");
     await expect(frame.locator("#parent")).toHaveText(/^blocked /);
     await expect(frame.locator("#storage")).toHaveText("blocked ReferenceError");
@@ -166,5 +176,68 @@ return fetch("${baseURL}/api/patients", { credentials: "include" })
     await expect(page.locator('iframe[title="Report output"]')).toHaveCount(0);
     await page.getByLabel("Report title").fill("Still responsive");
     await expect(page.getByLabel("Report title")).toHaveValue("Still responsive");
+  });
+
+  test("stops a script that allocates without end, with the page alive, and still runs a normal report", async ({
+    page,
+  }) => {
+    await login(page, DEMO_USERS.admin);
+    await newReport(page);
+    let crashed = false;
+    page.on("crash", () => {
+      crashed = true;
+    });
+    const alert = page.getByRole("alert").filter({ hasText: "was stopped" });
+    const stillResponsive = async (title: string) => {
+      // The page answers a script at once and takes typing: its thread is neither frozen nor gone.
+      const started = Date.now();
+      expect(await page.evaluate(() => document.title.length >= 0)).toBe(true);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      await page.getByLabel("Report title").fill(title);
+      await expect(page.getByLabel("Report title")).toHaveValue(title);
+    };
+
+    for (const [name, script] of [
+      ["arrays", "let a = []; for (;;) a.push(new Array(1e6).fill(1));"],
+      ["string doubling", 'let s = "x"; for (;;) s += s;'],
+      ["objects", 'const keep = []; for (;;) keep.push({ n: keep.length, text: "y".repeat(1000) });'],
+    ] as const) {
+      await setText(page, "Script", script);
+      await page.getByRole("button", { name: "Preview on mock" }).click();
+      await expect(alert, name).toHaveText(
+        name === "string doubling"
+          ? "The report script used too much memory (a string longer than the sandbox allows) and was stopped."
+          : "The report script used too much memory (more than 64 MB) and was stopped.",
+        {
+          timeout: 15_000,
+        },
+      );
+      await expect(page.locator('iframe[title="Report output"]')).toHaveCount(0);
+      await stillResponsive(`After ${name}`);
+    }
+
+    // A small result rendered into a huge page is stopped at the output's limit.
+    await setText(page, "Script", "return { rows: new Array(2e6).fill(0) };");
+    await setText(page, "Markup", "{{#each rows}}<p>row {{@index}}</p>{{/each}}");
+    await page.getByRole("button", { name: "Preview on mock" }).click();
+    await expect(alert).toHaveText(
+      "The report's output was longer than 16 million characters and was stopped.",
+      {
+        timeout: 15_000,
+      },
+    );
+    await stillResponsive("After the output");
+
+    // A normal report runs as before, in the same page.
+    await setText(
+      page,
+      "Script",
+      "const results = data.results || [];\nreturn { total: results.length, submitted: results.filter((r) => r.isSubmitted).length };",
+    );
+    await setText(page, "Markup", "<p>{{submitted}} of {{total}} results submitted.</p>");
+    await page.getByRole("button", { name: "Preview on mock" }).click();
+    await expect(output(page).getByText("1 of 1 results submitted.")).toBeVisible();
+    await expect(alert).toHaveCount(0);
+    expect(crashed).toBe(false);
   });
 });

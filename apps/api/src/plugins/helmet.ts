@@ -18,7 +18,9 @@ export function helmetOptions(config: Config): Readonly<HelmetOptions> {
         frameAncestors: ["'none'"],
         imgSrc: ["'self'", "data:", "blob:"],
         objectSrc: ["'none'"],
-        scriptSrc: ["'self'"],
+        // 'wasm-unsafe-eval' lets the report sandbox's Worker compile its WebAssembly interpreter (the
+        // report script runs inside it, in a heap of bounded size); it allows no eval of JavaScript.
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         scriptSrcAttr: ["'none'"],
         // The report designer runs untrusted report scripts in a Worker made from a blob, inside a
         // sandboxed frame that inherits this policy.

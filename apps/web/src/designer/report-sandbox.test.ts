@@ -12,7 +12,7 @@ describe("sandboxDocument", () => {
     const policy = /content="([^"]*)"/.exec(html)?.[1] ?? "";
     expect(policy.split("; ")).toEqual([
       "default-src 'none'",
-      "script-src https://portal.example/assets/report-frame-abc.js",
+      "script-src https://portal.example/assets/report-frame-abc.js 'wasm-unsafe-eval'",
       "worker-src blob:",
       "style-src 'unsafe-inline'",
       "img-src data:",

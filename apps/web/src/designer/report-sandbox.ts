@@ -9,11 +9,13 @@ const FRAME_START_MS = 5_000;
 /**
  * The sandbox document: an opaque origin (the iframe's sandbox has no allow-same-origin) whose CSP
  * forbids every network request and allows one script, the sandbox's own, plus the blob Worker it
- * makes for the report script. The portal's own CSP applies too and must allow `worker-src blob:`.
+ * makes for the report script and the WebAssembly interpreter that Worker compiles (`'wasm-unsafe-eval'`
+ * allows compiling WebAssembly only, never JavaScript from a string). The portal's own CSP applies too
+ * and must allow `worker-src blob:` and `'wasm-unsafe-eval'`.
  */
 export function sandboxDocument(origin: string, scriptUrl: string = frameScriptUrl): string {
   const src = new URL(scriptUrl, origin).href;
-  const policy = `default-src 'none'; script-src ${src}; worker-src blob:; style-src 'unsafe-inline'; img-src data:; form-action 'none'`;
+  const policy = `default-src 'none'; script-src ${src} 'wasm-unsafe-eval'; worker-src blob:; style-src 'unsafe-inline'; img-src data:; form-action 'none'`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${policy}"><style>${REPORT_STYLE}</style></head><body><script src="${src}"></script></body></html>`;
 }
 

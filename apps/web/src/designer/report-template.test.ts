@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { escapeHtml, renderTemplate, TemplateError } from "./report-template";
+import { escapeHtml, OutputTooLargeError, renderTemplate, TemplateError } from "./report-template";
 
 describe("renderTemplate", () => {
   test("fills values by dotted path and escapes them", () => {
@@ -34,5 +34,14 @@ describe("renderTemplate", () => {
     ["{{else}}", "{{else}} outside a block."],
   ])("rejects %s", (markup, message) => {
     expect(() => renderTemplate(markup, {})).toThrow(new TemplateError(message));
+  });
+
+  test("stops rendering as soon as the text passes its limit", () => {
+    const model = { rows: new Array(1_000_000).fill(0) };
+    expect(() => renderTemplate("{{#each rows}}<p>row {{@index}}</p>{{/each}}", model, 1_000)).toThrow(
+      new OutputTooLargeError(1_000),
+    );
+    expect(renderTemplate("<p>{{a}}</p>", { a: "12345" }, 12)).toBe("<p>12345</p>");
+    expect(() => renderTemplate("<p>{{a}}</p>", { a: "123456" }, 12)).toThrow(OutputTooLargeError);
   });
 });

@@ -19,6 +19,26 @@ export class TemplateError extends Error {
   override name = "TemplateError";
 }
 
+/** The rendered report would be longer than its limit; rendering stopped there. */
+export class OutputTooLargeError extends Error {
+  override name = "OutputTooLargeError";
+  constructor(readonly limit: number) {
+    super(`The report's output is longer than ${limit} characters.`);
+  }
+}
+
+/** The characters of rendered text left before the limit. */
+interface Budget {
+  left: number;
+  readonly limit: number;
+}
+
+function spend(budget: Budget, text: string): string {
+  budget.left -= text.length;
+  if (budget.left < 0) throw new OutputTooLargeError(budget.limit);
+  return text;
+}
+
 function parse(markup: string): Node[] {
   const root: Node[] = [];
   const stack: { node: Extract<Node, { body: Node[] }>; inElse: boolean }[] = [];
@@ -94,20 +114,20 @@ function truthy(value: unknown): boolean {
   return Array.isArray(value) ? value.length > 0 : Boolean(value);
 }
 
-function render(nodes: readonly Node[], scopes: Scope[]): string {
+function render(nodes: readonly Node[], scopes: Scope[], budget: Budget): string {
   let out = "";
   for (const node of nodes) {
     switch (node.kind) {
       case "text":
-        out += node.text;
+        out += spend(budget, node.text);
         break;
       case "value":
-        out += escapeHtml(toText(lookup(node.path, scopes)));
+        out += spend(budget, escapeHtml(toText(lookup(node.path, scopes))));
         break;
       case "if":
       case "unless": {
         const holds = truthy(lookup(node.path, scopes)) === (node.kind === "if");
-        out += render(holds ? node.body : node.otherwise, scopes);
+        out += render(holds ? node.body : node.otherwise, scopes, budget);
         break;
       }
       case "each": {
@@ -117,9 +137,9 @@ function render(nodes: readonly Node[], scopes: Scope[]): string {
           : typeof list === "object" && list !== null
             ? Object.values(list)
             : [];
-        if (items.length === 0) out += render(node.otherwise, scopes);
+        if (items.length === 0) out += render(node.otherwise, scopes, budget);
         items.forEach((item, index) => {
-          out += render(node.body, [...scopes, { value: item, index }]);
+          out += render(node.body, [...scopes, { value: item, index }], budget);
         });
         break;
       }
@@ -128,7 +148,11 @@ function render(nodes: readonly Node[], scopes: Scope[]): string {
   return out;
 }
 
-/** Renders `markup` with `model`; throws {@link TemplateError} when its blocks do not nest. */
-export function renderTemplate(markup: string, model: unknown): string {
-  return render(parse(markup), [{ value: model }]);
+/**
+ * Renders `markup` with `model`; throws {@link TemplateError} when its blocks do not nest, and
+ * {@link OutputTooLargeError} as soon as the text passes `limit` characters (each text and value is
+ * counted as it is added, so a loop that would make gigabytes stops at the limit).
+ */
+export function renderTemplate(markup: string, model: unknown, limit = Number.POSITIVE_INFINITY): string {
+  return render(parse(markup), [{ value: model }], { left: limit, limit });
 }
