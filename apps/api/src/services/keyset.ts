@@ -54,6 +54,41 @@ export function cappedCount(table: PgTable, where: SQL | undefined): SQL.Aliased
   );
 }
 
+/**
+ * The last page number a list of `limit` rows a page answers: the pages the capped count shows, so that
+ * no page number makes PostgreSQL read and drop more than TOTAL_CAP rows before its own. A million-row
+ * list is read past its first TOTAL_CAP rows by cursor (`nextCursor`), one index probe at any depth.
+ */
+export const lastPageNumber = (limit: number): number => Math.ceil(TOTAL_CAP / limit);
+
+/** The page number named in a refusal's words. */
+const pageBeyond = (last: number) =>
+  fieldError("page", `Must be at most ${last}; follow nextCursor past it.`);
+
+/**
+ * The OFFSET of page `page` of `limit` rows (0 for the first), or 400 naming `page` before any read
+ * when it lies beyond {@link lastPageNumber}.
+ */
+export function pageOffset(page: number, limit: number): number {
+  const last = lastPageNumber(limit);
+  if (page > last) throw pageBeyond(last);
+  return (page - 1) * limit;
+}
+
+/**
+ * 400 naming `page` for a page number past the list's end (an empty page that is not the first, of a
+ * list whose total is known): the page number that holds its last row is named.
+ */
+export function assertPageWithin(
+  page: number,
+  limit: number,
+  rows: number,
+  counted: { total: number; totalCapped: boolean },
+): void {
+  if (page === 1 || rows > 0 || counted.totalCapped) return;
+  throw pageBeyond(Math.max(1, Math.ceil(counted.total / limit)));
+}
+
 /** `{ total, totalCapped }` of a count made by {@link cappedCount} or {@link cappedTotal}. */
 export function cappedOf(n: number): { total: number; totalCapped: boolean } {
   return n > TOTAL_CAP ? { total: TOTAL_CAP, totalCapped: true } : { total: n, totalCapped: false };

@@ -24,7 +24,16 @@ import { conflict, fieldError, notFound } from "../errors.js";
 import { isUniqueViolation } from "../db/errors.js";
 import { cancelUnsentDeliveries } from "../delivery/outbox.js";
 import { findReadableSurveyRef } from "./documents.js";
-import { after, cappedCount, cappedOf, decodeCursor, pageOf, totalOfPage } from "./keyset.js";
+import {
+  after,
+  assertPageWithin,
+  cappedCount,
+  cappedOf,
+  decodeCursor,
+  pageOf,
+  pageOffset,
+  totalOfPage,
+} from "./keyset.js";
 import type { CappedLists } from "./capped-lists.js";
 import { StatementShapes } from "../db/shapes.js";
 import { patientSearch, patientSearchShape } from "./patient-search.js";
@@ -198,7 +207,8 @@ export async function listPatients(
       ascending,
     );
   const keysetOrder = () => keyset.map((k) => order(k.column));
-  const offset = cursor === undefined && query.page > 1 ? (query.page - 1) * query.limit : 0;
+  // A page number beyond what the capped count shows is refused before any read (keyset.ts).
+  const offset = cursor === undefined ? pageOffset(query.page, query.limit) : 0;
   /** The list without a search: walked in index order, the capped count beside it unless known. */
   const readAll = async () => {
     const stamp = capped?.stamp();
@@ -305,6 +315,7 @@ export async function listPatients(
     searched === undefined
       ? await readAll()
       : await searchReads((reader, run) => readFound(reader, run, searched));
+  if (cursor === undefined) assertPageWithin(query.page, query.limit, rows.length, { total, totalCapped });
   const { items, nextCursor, prevCursor } = pageOf(
     rows,
     query.limit,

@@ -22,7 +22,16 @@ import { resultSurveyVersion } from "../db/joins.js";
 import { isoOfUtcText, microsOfUtcText, utcText } from "../db/utc-text.js";
 import { notFound } from "../errors.js";
 import { cancelUnsentDeliveries } from "../delivery/outbox.js";
-import { after, cappedCount, cappedOf, decodeCursor, pageOf, totalOfPage } from "./keyset.js";
+import {
+  after,
+  assertPageWithin,
+  cappedCount,
+  cappedOf,
+  decodeCursor,
+  pageOf,
+  pageOffset,
+  totalOfPage,
+} from "./keyset.js";
 import type { CappedLists } from "./capped-lists.js";
 
 /**
@@ -253,7 +262,8 @@ function resultPage(
 
 /**
  * Results of the tenant from the duration filter's start, newest first, 200 a page (SPEC 3, 9): by
- * keyset from a cursor, or by page number (OFFSET, kept for callers of the spec's `page`). The total
+ * keyset from a cursor, or by page number (OFFSET, kept for callers of the spec's `page`, up to the pages
+ * the capped count shows: keyset.ts's pageOffset, and 400 naming `page` past the list's end). The total
  * is counted no further than TOTAL_CAP + 1 rows, and not at all for a list `capped` knows to be longer.
  * Answers the page (`PagedList<SurveyResultListItem>`) as the JSON text the API sends, written from the
  * statement's rows (listItemJson).
@@ -275,7 +285,8 @@ export async function listResultsJson(
     query.cursor === undefined
       ? undefined
       : decodeCursor(query.cursor, 2, ([micros, id]) => MICROS.test(micros!) && ID.test(id!));
-  const offset = cursor === undefined && query.page > 1 ? (query.page - 1) * PAGE_SIZE : 0;
+  // A page number beyond what the capped count shows is refused before any read (keyset.ts).
+  const offset = cursor === undefined ? pageOffset(query.page, PAGE_SIZE) : 0;
   const shape = {
     counted: !knownCapped,
     cursor: cursor?.dir,
@@ -303,6 +314,7 @@ export async function listResultsJson(
         () => and(...resultListFilters(tenantId, query, now)),
       );
   if (totalCapped && !knownCapped) capped?.put(tenantId, list, stamp!);
+  if (cursor === undefined) assertPageWithin(query.page, PAGE_SIZE, rows.length, { total, totalCapped });
   const { items, nextCursor, prevCursor } = pageOf(
     rows.map((row) => ({ row, fixed: row[FIXED].split("|") })),
     PAGE_SIZE,

@@ -140,6 +140,12 @@ describe("GET /api/patients", () => {
     ["limit=201", "limit"],
     ["sort=ssn", "sort"],
     ["page=0", "page"],
+    // Past the pages the capped count shows (1,000 rows), with or without a search: refused before a read.
+    ["page=1000000", "page"],
+    ["limit=5&page=201", "page"],
+    ["q=smith&page=6", "page"],
+    // Past the end of a list whose total is known.
+    ["limit=1&page=2", "page"],
     ["order=up", "order"],
   ])("answers 400 for ?%s naming %s", async (query, field) => {
     const { s } = await signedIn();

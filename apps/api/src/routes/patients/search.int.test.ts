@@ -245,6 +245,14 @@ describe("GET /api/patients (keyset paging and capped totals)", () => {
       const third = await list(s, { q, sort, order, limit: "4", page: "3" });
       expect(third.items.map((x) => x.id)).toEqual(matching.slice(8, 12));
       expect(third.total).toBe(15);
+      // Past the last page of the 15 matches: 400 naming page and the last one.
+      const beyond = await s.inject({
+        method: "GET",
+        url: `/api/patients?${new URLSearchParams({ q, sort, order, limit: "4", page: "5" }).toString()}`,
+      });
+      expect(beyond.statusCode, beyond.body).toBe(400);
+      expect(errorFields(beyond)).toEqual(["page"]);
+      expect(beyond.body).toContain("Must be at most 4;");
     },
   );
 
@@ -273,6 +281,32 @@ describe("GET /api/patients (keyset paging and capped totals)", () => {
       email: "smithers0@example.test",
       address: { street: "0 Main Street", city: "Springfield" },
     });
+    // The deepest page number the capped count shows: the rows an OFFSET read gives, searched or not.
+    const last = TOTAL_CAP / 5;
+    const byOffset = (
+      await inspect(() =>
+        t.db
+          .select({ id: patients.id })
+          .from(patients)
+          .where(eq(patients.tenantId, u.tenantId))
+          .orderBy(patients.lastName, patients.firstName, patients.id)
+          .limit(5)
+          .offset((last - 1) * 5),
+      )
+    ).map((p) => p.id);
+    expect((await list(s, { limit: "5", page: String(last) })).items.map((p) => p.id)).toEqual(byOffset);
+    expect((await list(s, { q: "smith", limit: "5", page: String(last) })).items.map((p) => p.id)).toEqual(
+      byOffset,
+    );
+    // One page beyond: 400 naming page, the list going on by cursor.
+    for (const q of [{}, { q: "smith" }] as Record<string, string>[]) {
+      const res = await s.inject({
+        method: "GET",
+        url: `/api/patients?${new URLSearchParams({ ...q, limit: "5", page: String(last + 1) }).toString()}`,
+      });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(errorFields(res)).toEqual(["page"]);
+    }
   });
 
   test("no patient is skipped or repeated while patients are added between pages", async () => {

@@ -12,6 +12,7 @@ import {
   type TestApp,
 } from "../../../test/helpers.js";
 import { surveyResults } from "../../db/schema.js";
+import { rowsOf } from "../../db/index.js";
 import { encodeCursor } from "../../services/keyset.js";
 import { capturedStatements } from "../../../test/tenant-routing.js";
 
@@ -199,6 +200,45 @@ describe("GET /api/surveyresults (keyset paging, capped totals)", () => {
     const removed = await s.inject({ method: "DELETE", url: `/api/patients/${patient.id}` });
     expect(removed.statusCode, removed.body).toBe(204);
     expect(await list(s, { duration: "5" })).toMatchObject({ total: 0, totalCapped: false, items: [] });
+  });
+
+  test(`page numbers reach the ${TOTAL_CAP} rows the capped count shows, each the rows an OFFSET read gives; beyond, 400 naming page`, async () => {
+    const { u, s, template } = await clinic();
+    await insertResults(template, TOTAL_CAP + 250, new Date(Date.now() - 1000));
+    const last = TOTAL_CAP / 200;
+    // Refused before the list is read (keyset.ts's pageOffset).
+    for (const page of [String(last + 1), "2000", "1000000"]) {
+      const res = await s.inject({ method: "GET", url: `/api/surveyresults?duration=0&page=${page}` });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(errorFields(res)).toEqual(["page"]);
+      expect(res.json<{ responseStatus: { message: string } }>().responseStatus.message).toBe(
+        `Page: Must be at most ${last}; follow nextCursor past it.`,
+      );
+    }
+    // The same rows as reading the list in its order and dropping the earlier pages' rows.
+    const byOffset = await inspect(() =>
+      t.db.execute(sql`select id from survey_results where tenant_id = ${u.tenantId}
+        order by created_at desc, id desc limit 200 offset ${(last - 1) * 200}`),
+    );
+    const deepest = await list(s, { duration: "0", page: String(last) });
+    expect(deepest.items.map((r) => r.id)).toEqual(rowsOf<{ id: string }>(byOffset).map((r) => r.id));
+    // Past it the list goes on by cursor, one index probe at any depth.
+    expect(deepest.nextCursor).not.toBeNull();
+    const after = await list(s, { duration: "0", cursor: deepest.nextCursor! });
+    expect(after.items).toHaveLength(200);
+  });
+
+  test("a page number past a short list's end answers 400 naming page and the last page", async () => {
+    const { s, template } = await clinic();
+    await insertResults(template, 250, new Date(Date.now() - 1000));
+    expect((await list(s, { duration: "0", page: "2" })).items).toHaveLength(51);
+    const res = await s.inject({ method: "GET", url: "/api/surveyresults?duration=0&page=3" });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(errorFields(res)).toEqual(["page"]);
+    expect(res.body).toContain("Must be at most 2;");
+    // An empty list's first page is still a page.
+    const empty = await list(s, { duration: "1", patientId: objectId() });
+    expect(empty).toMatchObject({ items: [], total: 0 });
   });
 
   test("a page past the end is empty and still tells the list's total", async () => {
