@@ -1,28 +1,28 @@
 import { memo, useCallback, useId, useState } from "react";
-import { createQuestion, type Choice, type Question, type QuestionType } from "@core-care/survey-engine";
+import {
+  createQuestion,
+  describeQuestion,
+  QUESTION_TYPE_DESCRIPTORS,
+  QUESTION_TYPES as TYPES,
+  questionType,
+  type Choice,
+  type DesignerField,
+  type Question,
+  type QuestionType,
+} from "@core-care/survey-engine";
 import { ConditionList } from "./condition-editor";
 import { RemoveButton } from "./remove-button";
 import { moveItem, removeAt, replaceAt } from "./survey-fields";
 import { SECOND_LANGUAGE, translationOf, withTranslation } from "./translation-fields";
 
-/** Every question type the runner renders, with the name the designer shows. */
-export const QUESTION_TYPES: readonly (readonly [QuestionType, string])[] = [
-  ["text", "Text"],
-  ["textarea", "Long text"],
-  ["number", "Number"],
-  ["date", "Date"],
-  ["phone", "Telephone"],
-  ["email", "E-mail"],
-  ["select", "Dropdown"],
-  ["radio", "Single choice (radio)"],
-  ["checkbox", "Multiple choice (checkboxes)"],
-  ["yesno", "Yes / No"],
-  ["scale", "Scale"],
-  ["group", "Group of fields"],
-  ["html", "Static text"],
-];
+/** Every question type the runner renders, with the name the designer shows (its descriptor's). */
+export const QUESTION_TYPES: readonly (readonly [QuestionType, string])[] = TYPES.map(
+  (type) => [type, QUESTION_TYPE_DESCRIPTORS[type].designer.label] as const,
+);
 
-const WITH_CHOICES: ReadonlySet<QuestionType> = new Set(["select", "radio", "checkbox", "yesno", "scale"]);
+/** True when the designer edits `field` of questions of the question's type. */
+const edits = (question: Pick<Question, "type">, field: DesignerField) =>
+  describeQuestion(question).designer.fields.includes(field);
 
 /** A question switched to another type: its shared settings kept, the new type's defaults added. */
 export function changeType(question: Question, type: QuestionType): Question {
@@ -35,10 +35,13 @@ export function changeType(question: Question, type: QuestionType): Question {
   if (question.pii !== undefined) keep.pii = question.pii;
   if (question.visibleWhen !== undefined) keep.visibleWhen = question.visibleWhen;
   if (question.help !== undefined) keep.help = question.help;
-  if (WITH_CHOICES.has(type) && question.choices && question.choices.length > 0 && type !== "yesno") {
+  // The choices stay unless the new type brings its own (yes / no).
+  const target = questionType(type);
+  const ownChoices = (target.designer.defaults().choices?.length ?? 0) > 0;
+  if (edits({ type }, "choices") && question.choices && question.choices.length > 0 && !ownChoices) {
     keep.choices = question.choices;
   }
-  if (type === "group" && question.fields) keep.fields = question.fields;
+  if (edits({ type }, "fields") && question.fields) keep.fields = question.fields;
   return createQuestion(type, keep);
 }
 
@@ -142,8 +145,10 @@ const QuestionEditor = memo(function QuestionEditor({
     else delete next[key];
     onChange(next);
   };
-  const hasChoices = WITH_CHOICES.has(question.type);
-  const answers = question.type !== "html";
+  const hasChoices = edits(question, "choices");
+  const staticText = edits(question, "text");
+  const help = edits(question, "help");
+  const flags = edits(question, "required") || edits(question, "pii");
   return (
     <fieldset className="designer-question" aria-label={name}>
       <legend>
@@ -170,22 +175,22 @@ const QuestionEditor = memo(function QuestionEditor({
           onChange={(fieldName) => set({ fieldName })}
         />
         <div className="field span-2">
-          <label htmlFor={`${id}-title`}>{question.type === "html" ? "Text" : "Title"}</label>
+          <label htmlFor={`${id}-title`}>{staticText ? "Text" : "Title"}</label>
           <textarea
             id={`${id}-title`}
-            rows={question.type === "html" ? 3 : 1}
+            rows={staticText ? 3 : 1}
             value={question.title}
             onChange={(e) => set({ title: e.target.value })}
           />
         </div>
         <TranslationField
-          label={question.type === "html" ? "Contenido (español)" : "Título (español)"}
-          multiline={question.type === "html"}
+          label={staticText ? "Contenido (español)" : "Título (español)"}
+          multiline={staticText}
           item={question}
           textKey="title"
           onChange={onChange}
         />
-        {answers ? (
+        {help ? (
           <div className="field span-2">
             <label htmlFor={`${id}-help`}>Help text</label>
             <input
@@ -200,10 +205,10 @@ const QuestionEditor = memo(function QuestionEditor({
             />
           </div>
         ) : null}
-        {answers ? (
+        {help ? (
           <TranslationField label="Ayuda (español)" item={question} textKey="help" onChange={onChange} />
         ) : null}
-        {question.type === "number" || question.type === "scale" ? (
+        {edits(question, "range") ? (
           <>
             <NumberInput
               label="Minimum"
@@ -218,9 +223,9 @@ const QuestionEditor = memo(function QuestionEditor({
           </>
         ) : null}
       </div>
-      {answers ? (
+      {flags ? (
         <div className="designer-flags">
-          {question.type === "group" ? null : (
+          {!edits(question, "required") ? null : (
             <label>
               <input
                 type="checkbox"
@@ -230,20 +235,22 @@ const QuestionEditor = memo(function QuestionEditor({
               Required
             </label>
           )}
-          <label>
-            <input
-              type="checkbox"
-              checked={question.pii === true}
-              onChange={(e) => flag("pii", e.target.checked)}
-            />{" "}
-            Protected (PII)
-          </label>
+          {!edits(question, "pii") ? null : (
+            <label>
+              <input
+                type="checkbox"
+                checked={question.pii === true}
+                onChange={(e) => flag("pii", e.target.checked)}
+              />{" "}
+              Protected (PII)
+            </label>
+          )}
         </div>
       ) : null}
       {hasChoices ? (
         <ChoiceList name={name} choices={question.choices ?? []} onChange={(choices) => set({ choices })} />
       ) : null}
-      {question.type === "group" ? (
+      {edits(question, "fields") ? (
         <div className="designer-nested">
           <h4>Fields of {name.toLowerCase()}</h4>
           <QuestionList label="Field" questions={question.fields ?? []} onChange={setNested} />
@@ -271,7 +278,7 @@ const QuestionEditor = memo(function QuestionEditor({
           what={
             question.title.trim() ? `${name.toLowerCase()} "${question.title.trim()}"` : name.toLowerCase()
           }
-          consequence={question.type === "group" ? "Its fields go with it." : undefined}
+          consequence={edits(question, "fields") ? "Its fields go with it." : undefined}
           onRemove={onRemove}
         />
       </div>

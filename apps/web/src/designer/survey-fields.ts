@@ -1,4 +1,10 @@
-import { answerPaths, questionPath, type Question, type Survey } from "@core-care/survey-engine";
+import {
+  answerPaths,
+  describeQuestion,
+  questionPath,
+  type Question,
+  type Survey,
+} from "@core-care/survey-engine";
 import { toText } from "../ui/form";
 
 /** The globals a condition may read besides the answers (SPEC 3). */
@@ -16,7 +22,7 @@ export interface FieldOption {
 
 function collect(questions: readonly Question[], prefix: string, out: FieldOption[]): void {
   for (const question of questions) {
-    if (question.type === "group") {
+    if (describeQuestion(question).answer === "fields") {
       collect(question.fields ?? [], questionPath(question, prefix), out);
       continue;
     }
@@ -26,7 +32,7 @@ function collect(questions: readonly Question[], prefix: string, out: FieldOptio
     // which no single choice equals.
     const choices =
       paths.length === 1 &&
-      question.type !== "checkbox" &&
+      describeQuestion(question).answer !== "choices" &&
       question.choices !== undefined &&
       question.choices.length > 0
         ? question.choices.map((choice) => ({ value: choice.value, label: choice.label }))
