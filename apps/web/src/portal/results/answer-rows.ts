@@ -1,19 +1,11 @@
-import { answerEntries, type Question } from "@core-care/survey-engine";
+import { answerEntries, questionType, type Question } from "@core-care/survey-engine";
 import type { Survey } from "@core-care/schema";
-import { toText } from "../../ui/form";
 
 /** One answer as shown read-only: the question (or field name), and the answer in words. */
 export interface AnswerRow {
   path: string;
   question: string;
   answer: string;
-}
-
-function words(value: unknown, label: string | undefined): string {
-  if (label) return label;
-  if (value === true) return "Yes";
-  if (value === false) return "No";
-  return toText(value);
 }
 
 /**
@@ -28,9 +20,13 @@ export function answerRows(
   survey: Pick<Survey, "pages"> | null,
 ): AnswerRow[] {
   const pages = (survey?.pages ?? []) as { questions: Question[] }[];
-  return answerEntries({ pages }, answers).map((entry) => ({
-    path: entry.field,
-    question: entry.question?.title || entry.field,
-    answer: entry.values.map((value, i) => words(value, entry.choices[i]?.label)).join(", "),
-  }));
+  return answerEntries({ pages }, answers).map((entry) => {
+    // The words of each value are its question type's summary text (a free answer's for an unknown field).
+    const type = questionType(entry.question?.type ?? "");
+    return {
+      path: entry.field,
+      question: entry.question?.title || entry.field,
+      answer: entry.values.map((value, i) => type.text(value, entry.choices[i])).join(", "),
+    };
+  });
 }
