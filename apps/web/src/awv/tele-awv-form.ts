@@ -1,6 +1,7 @@
 import type { PatientLanguage } from "@core-care/schema";
 import {
   ALTERNATE_FALLS_TENANT_IDS,
+  describeQuestion,
   parseTeleAwvQuery,
   pruneHiddenAnswers,
   shouldDisplayPage,
@@ -116,7 +117,9 @@ export function minutesLeft(context: EvalContext, pageIndex: number): number {
   let questions = 0;
   teleAwvSurvey.pages.forEach((page, index) => {
     if (index < pageIndex || !shouldDisplayPage(page, context)) return;
-    questions += visibleQuestions(page, context).filter((question) => question.type !== "html").length;
+    questions += visibleQuestions(page, context).filter(
+      (question) => describeQuestion(question).answer !== "none",
+    ).length;
   });
   return Math.max(1, Math.ceil((questions * SECONDS_PER_QUESTION) / 60));
 }
