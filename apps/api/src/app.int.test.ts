@@ -174,7 +174,7 @@ describe("web app", () => {
     const u = await t.createTestTenant();
     const s = await login(t.app, u.email);
     const res = await s.inject({ method: "GET", url: "/tablet" });
-    expect(res.body).toMatch(/<body class="tablet" data-user="[^"]+" data-tenant="[^"]+">/);
+    expect(res.body).toMatch(/<body class="tablet" data-user="[^"]+" data-tenant="[^"]+" data-may="[^"]+">/);
   });
 
   test("serves the tablet's service worker as script, revalidated on every visit, and the CSP lets it run", async () => {

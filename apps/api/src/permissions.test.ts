@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { PERMISSIONS, whoOf, type Permission } from "./permissions.js";
+import { mayOf, PERMISSIONS, UI_ACTION_ROUTES, whoOf, type Permission } from "./permissions.js";
 
 const API_DOC = new URL("../../../docs/api.md", import.meta.url);
 
@@ -98,5 +98,44 @@ describe("whoOf", () => {
     [{ teleAwv: "self" }, "Tele-AWV link (its invitation)"],
   ] satisfies [Permission, string][])("%j reads %s", (permission, words) => {
     expect(whoOf(permission)).toBe(words);
+  });
+});
+
+describe("what a session may do (Me.may), derived from the table", () => {
+  const USER = 1;
+  const ADMIN = 2;
+  const SYSADMIN = 4;
+
+  test("follows each act's route: admins' acts for admins, a system admin's for them alone", () => {
+    expect(mayOf(ADMIN, {})).toMatchObject({ manageUsers: true, removePatients: true, manageTenants: false });
+    expect(mayOf(SYSADMIN, {})).toMatchObject({ manageTenants: true, visitTenants: true });
+    expect(Object.values(mayOf(USER, {})).some(Boolean)).toBe(false);
+  });
+
+  test("a plain user gains an act the practice grants (usersMay) on the routes that allow it", () => {
+    const may = mayOf(USER, {
+      usersMay: { deleteRecords: true, resendDeliveries: false, acknowledgeAlerts: false },
+    });
+    expect(may).toMatchObject({ removePatients: true, removeResults: true, resendDeliveries: false });
+  });
+
+  test("a grant changed in the table changes the flag, and nothing else", () => {
+    const changed = {
+      ...PERMISSIONS,
+      [UI_ACTION_ROUTES.editSurveys]: { staff: ["user", "admin"] },
+    } as Record<string, Permission>;
+    const before = mayOf(USER, {});
+    const after = mayOf(USER, {}, changed);
+    expect(after.editSurveys).toBe(true);
+    expect({ ...after, editSurveys: false }).toEqual(before);
+    const refused = { ...PERMISSIONS, [UI_ACTION_ROUTES.manageUsers]: { staff: ["sysAdmin"] } } as Record<
+      string,
+      Permission
+    >;
+    expect(mayOf(ADMIN, {}, refused).manageUsers).toBe(false);
+  });
+
+  test("names a route of the table for every act", () => {
+    for (const key of Object.values(UI_ACTION_ROUTES)) expect(PERMISSIONS).toHaveProperty([key]);
   });
 });

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import type { RoleName } from "@core-care/schema";
+import { hasRole, type May, type RoleName, type TenantSettings, type UiAction } from "@core-care/schema";
 
 /**
  * Who may call what: one entry per route, keyed by the method and the path the router registered
@@ -265,6 +265,60 @@ export function whoOf(permission: Permission): string {
   if (permission.teleAwv !== undefined) parts.push(`Tele-AWV link (${TELE_AWV_SCOPE[permission.teleAwv]})`);
   if (permission.scrapeToken === true) parts.push("metrics token");
   return parts.join(", ");
+}
+
+/**
+ * The route of the table that decides each act the web offers (`Me.may`): the web shows a button when
+ * its route would admit the user, so a change to the table moves the button with it.
+ */
+export const UI_ACTION_ROUTES = {
+  removePatients: "DELETE /api/patients/:id",
+  removeResults: "DELETE /api/surveyresults/:id",
+  resendDeliveries: "POST /api/deliveries/:id/resend",
+  acknowledgeAlerts: "POST /api/alerts/:id/acknowledge",
+  editSurveys: "POST /api/surveys/:id",
+  editReports: "POST /api/reports/:id",
+  manageUsers: "GET /api/users",
+  manageLocations: "POST /api/locations",
+  manageInterfaces: "POST /api/interfaces",
+  manageInbound: "GET /api/inbound-messages",
+  viewAudit: "GET /api/audit",
+  uploadBatch: "POST /api/surveyresults/batchUpload",
+  setUpSecondFactor: "POST /api/users/me/totp/enrolment",
+  manageTenants: "GET /api/tenants",
+  visitTenants: "POST /api/tenants/:id/switch",
+} as const satisfies Record<UiAction, keyof typeof PERMISSIONS>;
+
+/**
+ * Whether a staff session holding `roles`, in a practice with these settings, is admitted by `permission`:
+ * the rule plugins/access.ts applies to a staff credential (one of the entry's roles, or a plain user
+ * where the practice grants the entry's `usersIf`).
+ */
+export function staffAdmitted(
+  permission: Permission,
+  roles: number,
+  settings: Pick<TenantSettings, "usersMay"> | undefined,
+): boolean {
+  if ((permission.staff ?? []).some((role) => hasRole(roles, role))) return true;
+  return (
+    permission.usersIf !== undefined &&
+    hasRole(roles, "user") &&
+    settings?.usersMay?.[permission.usersIf] === true
+  );
+}
+
+/** What a staff session holding `roles` may do in a practice with these settings, by the table. */
+export function mayOf(
+  roles: number,
+  settings: Pick<TenantSettings, "usersMay"> | undefined,
+  table: Readonly<Record<string, Permission>> = PERMISSIONS,
+): May {
+  const may = {} as May;
+  for (const [action, key] of Object.entries(UI_ACTION_ROUTES) as [UiAction, string][]) {
+    const permission = table[key];
+    may[action] = permission !== undefined && staffAdmitted(permission, roles, settings);
+  }
+  return may;
 }
 
 /**

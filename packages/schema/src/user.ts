@@ -19,8 +19,51 @@ export const UserSchema = z.object({
 });
 export type User = z.infer<typeof UserSchema>;
 
-/** The signed-in user and the session's current tenant (GET /api/users/me, and `<body data-*>`). */
-export const MeSchema = z.object({ user: UserSchema, tenant: TenantSchema });
+/**
+ * What the signed-in user may do in the session's current tenant, one flag per act the web offers, each
+ * derived by the API from its permission table (apps/api/src/permissions.ts, `UI_ACTION_ROUTES`) and
+ * the practice's `usersMay` settings. The web shows a screen, a link or a button by these flags alone.
+ */
+export const MaySchema = z.object({
+  /** Remove a patient (and restore removed records). */
+  removePatients: z.boolean(),
+  /** Remove a survey result. */
+  removeResults: z.boolean(),
+  /** Resend or skip a delivery. */
+  resendDeliveries: z.boolean(),
+  /** Acknowledge a safety alert. */
+  acknowledgeAlerts: z.boolean(),
+  /** Edit and delete surveys in the designer. */
+  editSurveys: z.boolean(),
+  /** Edit and delete report definitions. */
+  editReports: z.boolean(),
+  /** Manage the practice's users. */
+  manageUsers: z.boolean(),
+  /** Manage the practice's locations. */
+  manageLocations: z.boolean(),
+  /** Manage the practice's delivery interfaces. */
+  manageInterfaces: z.boolean(),
+  /** See the inbound messages and manage facilities and senders. */
+  manageInbound: z.boolean(),
+  /** Read the audit log. */
+  viewAudit: z.boolean(),
+  /** Upload a batch of results. */
+  uploadBatch: z.boolean(),
+  /** Set up a second factor. */
+  setUpSecondFactor: z.boolean(),
+  /** Manage every practice (the tenants screen). */
+  manageTenants: z.boolean(),
+  /** Switch into a practice one is not a member of. */
+  visitTenants: z.boolean(),
+});
+export type May = z.infer<typeof MaySchema>;
+export type UiAction = keyof May;
+
+/**
+ * The signed-in user, the session's current tenant and what the user may do there (GET /api/users/me,
+ * and `<body data-*>`).
+ */
+export const MeSchema = z.object({ user: UserSchema, tenant: TenantSchema, may: MaySchema });
 export type Me = z.infer<typeof MeSchema>;
 
 /** Body of PUT /api/users/me. Blank new-password fields mean "keep the password". */

@@ -29,10 +29,16 @@ interface TabletRenderer {
   drawTabletPage(url: string, boot: unknown): Promise<DrawnTabletPage | null>;
 }
 
-/** Puts the signed-in user and tenant as JSON in `data-user` / `data-tenant` of `<body>` (SPEC 3). */
-export function injectBodyData(html: string, data: { user: unknown; tenant: unknown } | null): string {
+/**
+ * Puts the signed-in user and tenant as JSON in `data-user` / `data-tenant` of `<body>` (SPEC 3), and what
+ * the user may do there (`Me.may`, from the permission table) in `data-may`.
+ */
+export function injectBodyData(
+  html: string,
+  data: { user: unknown; tenant: unknown; may: unknown } | null,
+): string {
   if (data === null) return html;
-  const attrs = ` data-user="${escapeAttribute(JSON.stringify(data.user))}" data-tenant="${escapeAttribute(JSON.stringify(data.tenant))}"`;
+  const attrs = ` data-user="${escapeAttribute(JSON.stringify(data.user))}" data-tenant="${escapeAttribute(JSON.stringify(data.tenant))}" data-may="${escapeAttribute(JSON.stringify(data.may))}"`;
   return html.replace(/<body([^>]*)>/i, (_m, rest: string) => `<body${rest}${attrs}>`);
 }
 

@@ -4,6 +4,7 @@ import { MULTI_TENANT, type Me, type Tenant, type User } from "@core-care/schema
 import type { Db, DbOrTx } from "../db/index.js";
 import { tenants, userTenants, users } from "../db/schema.js";
 import { conflict, notFound } from "../errors.js";
+import { mayOf } from "../permissions.js";
 import { hashPassword } from "./passwords.js";
 
 type UserRow = typeof users.$inferSelect;
@@ -54,7 +55,11 @@ export async function loadMe(db: Db, auth: { userId: string; tenantId: string; r
   const [user] = await db.select().from(users).where(eq(users.id, auth.userId)).limit(1);
   const [tenant] = await db.select().from(tenants).where(eq(tenants.id, auth.tenantId)).limit(1);
   if (user === undefined || tenant === undefined) throw notFound("User");
-  return { user: toUser(user, auth.roles, await userTenantIds(db, auth.userId)), tenant: toTenant(tenant) };
+  const me = {
+    user: toUser(user, auth.roles, await userTenantIds(db, auth.userId)),
+    tenant: toTenant(tenant),
+  };
+  return { ...me, may: mayOf(auth.roles, me.tenant.settings) };
 }
 
 export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {

@@ -1,6 +1,6 @@
 import { api } from "./client";
 import { createStore, useStore } from "./store";
-import { hasRole, MULTI_TENANT, type ClientConfig, type Me } from "./types";
+import { MULTI_TENANT, type ClientConfig, type Me, type UiAction } from "./types";
 
 /** SPEC 9 constants, used until GET /api/config answers. */
 export const DEFAULT_CONFIG: ClientConfig = {
@@ -24,11 +24,20 @@ function parseJson(text: string | undefined): unknown {
   }
 }
 
-/** The user and tenant the server put on `<body data-user data-tenant>`, if it did. */
+/** The user, tenant and grants the server put on `<body data-user data-tenant data-may>`, if it did. */
 export function readBodyMe(body: HTMLElement = document.body): Me | undefined {
   const user = parseJson(body.dataset.user) as Me["user"] | undefined;
   const tenant = parseJson(body.dataset.tenant) as Me["tenant"] | undefined;
-  if (user && typeof user === "object" && tenant && typeof tenant === "object") return { user, tenant };
+  const may = parseJson(body.dataset.may) as Me["may"] | undefined;
+  if (
+    user &&
+    typeof user === "object" &&
+    tenant &&
+    typeof tenant === "object" &&
+    may &&
+    typeof may === "object"
+  )
+    return { user, tenant, may };
   return undefined;
 }
 
@@ -71,11 +80,7 @@ export function useMe(): Me | null {
  * only while they hold that role.
  */
 export function lacksCurrentTenant(me: Me): boolean {
-  return (
-    me.user.tenant === MULTI_TENANT &&
-    !me.user.tenants.includes(me.tenant.id) &&
-    !hasRole(me.user.roles, "sysAdmin")
-  );
+  return me.user.tenant === MULTI_TENANT && !me.user.tenants.includes(me.tenant.id) && !me.may.visitTenants;
 }
 
 /** GET /api/config once per page; the SPEC 9 defaults when it fails. */
@@ -87,16 +92,7 @@ export function loadConfig(): Promise<ClientConfig> {
   return configPromise;
 }
 
-/**
- * Whether the current user may do what is an admin act unless the practice lets its plain users
- * (the API's permission table: removing records, resending deliveries, acknowledging safety alerts).
- */
-export function mayDo(
-  me: Me | null,
-  grant: "deleteRecords" | "resendDeliveries" | "acknowledgeAlerts",
-): boolean {
-  if (me === null) return false;
-  const roles = me.user.roles;
-  if (hasRole(roles, "admin") || hasRole(roles, "sysAdmin")) return true;
-  return hasRole(roles, "user") && me.tenant.settings.usersMay?.[grant] === true;
+/** Whether the current user may do `action`, as the server's permission table says (`Me.may`). */
+export function may(me: Me | null, action: UiAction): boolean {
+  return me?.may[action] === true;
 }

@@ -1,14 +1,6 @@
-/** Role bit flags (SPEC 3): none 0, user 1, admin 2, sysAdmin 4. */
-export const Role = { none: 0, user: 1, admin: 2, sysAdmin: 4 } as const;
-export type RoleName = keyof typeof Role;
-
-/** The `tenant` value of a user of several tenants. */
-export const MULTI_TENANT = "multi";
-
-/** True when `roles` carries the flag of `role`. */
-export function hasRole(roles: number, role: Exclude<RoleName, "none">): boolean {
-  return (roles & Role[role]) === Role[role];
-}
+// Role flags are data here (a user's roles, edited on the users screen); what a user may do comes from
+// the server's permission table as `Me.may`, never from the roles.
+export { MULTI_TENANT, Role, type RoleName } from "@core-care/schema";
 
 export type {
   Address,
@@ -17,6 +9,8 @@ export type {
   InterfaceType,
   Location,
   Me,
+  May,
+  UiAction,
   Patient,
   PatientInput,
   PatientSurvey,

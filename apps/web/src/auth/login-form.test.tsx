@@ -1,4 +1,5 @@
 import { createServer, type Server, type ServerResponse } from "node:http";
+import { grants } from "../test/grants";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { cleanup, render, screen, waitFor } from "@testing-library/react";
@@ -20,6 +21,7 @@ const ME = {
     tenants: ["demo"],
   },
   tenant: { id: "demo", name: "Demo", settings: { teleAwvEmail: false, alternateFalls: false } },
+  may: grants(),
 } as Me;
 
 // A real HTTP peer on 127.0.0.1 stands in for the API. Each sign-in waits until the test answers it.

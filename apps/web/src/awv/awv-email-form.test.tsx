@@ -1,4 +1,5 @@
 import { createServer, type Server } from "node:http";
+import { grants } from "../test/grants";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { cleanup, render, screen, waitFor } from "@testing-library/react";
@@ -63,6 +64,7 @@ function signedIn(teleAwvEmail: boolean): void {
       tenants: ["demo"],
     },
     tenant: { id: "demo", name: "Demo", settings: { teleAwvEmail, alternateFalls: false } },
+    may: grants(),
   } as Me;
   setMe(me);
 }

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router-dom";
 import type { SafetyAlert } from "@core-care/schema";
 import { api } from "../api/client";
-import { mayDo, useMe } from "../api/session";
+import { may, useMe } from "../api/session";
 import { formatDateTime } from "../portal/format";
 import "./awv.css";
 
@@ -15,7 +15,7 @@ export function SafetyAlerts({ resultId, emptyText }: { resultId?: string; empty
   const [alerts, setAlerts] = useState<SafetyAlert[] | null>(null);
   const me = useMe();
   // Acknowledging says a clinician acted on it: admins may, and plain users where the practice allows.
-  const canAcknowledge = mayDo(me, "acknowledgeAlerts");
+  const canAcknowledge = may(me, "acknowledgeAlerts");
 
   const load = useCallback(async () => {
     const open = await api.get<SafetyAlert[]>("/api/alerts");

@@ -1,7 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router-dom";
-import { useMe } from "../api/session";
-import { hasRole } from "../api/types";
+import { useMe, may } from "../api/session";
 import { usePageTitle } from "../portal/page-title";
 import type { EntityDocuments } from "./remote-save";
 import { UnsavedChangesGuard } from "./unsaved-guard";
@@ -33,7 +32,7 @@ export function DesignerPageFrame<E extends keyof EntityDocuments>({
   children,
 }: DesignerPageFrameProps<E>) {
   const me = useMe();
-  const canEdit = me ? hasRole(me.user.roles, "admin") || hasRole(me.user.roles, "sysAdmin") : false;
+  const canEdit = may(me, "editSurveys");
   const { state, saving, edit, save, leaving } = useDesignerDocument(entity, id);
   const dirty = state.status === "ready" && !state.saved && !state.readOnly && canEdit;
   const name = entity.charAt(0).toUpperCase() + entity.slice(1);

@@ -1,4 +1,5 @@
 import { cleanup, render, screen, waitFor, within } from "@testing-library/react";
+import { grants } from "../test/grants";
 import userEvent from "@testing-library/user-event";
 import { MemoryRouter, Route, Routes } from "react-router-dom";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
@@ -36,6 +37,7 @@ beforeEach(() => {
       tenants: ["demo"],
     },
     tenant: { id: "demo", name: "Demo", settings: { teleAwvEmail: false, alternateFalls: false } },
+    may: grants(["editSurveys", "editReports"]),
   });
 });
 

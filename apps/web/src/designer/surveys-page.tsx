@@ -2,8 +2,8 @@ import { useCallback, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { createSurvey, type Survey } from "@core-care/survey-engine";
 import { api } from "../api/client";
-import { useMe } from "../api/session";
-import { hasRole, type ListResponse, type SurveySummary } from "../api/types";
+import { useMe, may } from "../api/session";
+import { type ListResponse, type SurveySummary } from "../api/types";
 import { usePageTitle } from "../portal/page-title";
 import { RemoveRecordModal } from "../ui/confirm-modal";
 import { DataTable, sortRows, type SortState } from "../ui/data-table";
@@ -23,7 +23,7 @@ export default function SurveysPage() {
   const [surveys, setSurveys] = useState<SurveySummary[] | null>(null);
   const [sort, setSort] = useState<SortState>({ key: "title", order: "asc" });
   const [removing, setRemoving] = useState<SurveySummary | null>(null);
-  const canEdit = me ? hasRole(me.user.roles, "admin") || hasRole(me.user.roles, "sysAdmin") : false;
+  const canEdit = may(me, "editSurveys");
 
   const load = useCallback(async () => {
     const list = await api.get<ListResponse<SurveySummary>>("/api/surveys");

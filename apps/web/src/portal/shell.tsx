@@ -1,6 +1,6 @@
 import { NavLink, Link } from "react-router-dom";
 import type { Me } from "../api/types";
-import { hasRole } from "../api/types";
+import type { May } from "../api/types";
 import { Logo } from "../ui/logo";
 import { DeliveriesNavLink } from "./deliveries/failed-count";
 import { NavMenu } from "./nav-menu";
@@ -9,12 +9,10 @@ import { TenantSwitcher } from "./tenant-switcher";
 interface NavItem {
   to: string;
   label: string;
-  visible: (roles: number) => boolean;
+  visible: (may: May) => boolean;
   /** Links of practice administration sit together behind one menu button, so the header keeps one row. */
   group?: "admin";
 }
-
-const isAdmin = (r: number) => hasRole(r, "admin") || hasRole(r, "sysAdmin");
 
 const NAV: NavItem[] = [
   { to: "/today", label: "Today", visible: () => true },
@@ -22,20 +20,20 @@ const NAV: NavItem[] = [
   { to: "/results", label: "Survey results", visible: () => true },
   { to: "/reports", label: "Reports", visible: () => true },
   { to: "/deliveries", label: "Deliveries", visible: () => true },
-  { to: "/surveys", label: "Surveys", visible: isAdmin },
-  { to: "/users", label: "Users", visible: isAdmin, group: "admin" },
-  { to: "/locations", label: "Locations", visible: isAdmin, group: "admin" },
-  { to: "/interfaces", label: "Interfaces", visible: isAdmin, group: "admin" },
-  { to: "/inbound", label: "Inbound messages", visible: isAdmin, group: "admin" },
-  { to: "/audit", label: "Audit log", visible: isAdmin, group: "admin" },
-  { to: "/batch-upload", label: "Batch upload", visible: isAdmin, group: "admin" },
-  { to: "/tenants", label: "Tenants", visible: (r) => hasRole(r, "sysAdmin"), group: "admin" },
+  { to: "/surveys", label: "Surveys", visible: (may) => may.editSurveys },
+  { to: "/users", label: "Users", visible: (may) => may.manageUsers, group: "admin" },
+  { to: "/locations", label: "Locations", visible: (may) => may.manageLocations, group: "admin" },
+  { to: "/interfaces", label: "Interfaces", visible: (may) => may.manageInterfaces, group: "admin" },
+  { to: "/inbound", label: "Inbound messages", visible: (may) => may.manageInbound, group: "admin" },
+  { to: "/audit", label: "Audit log", visible: (may) => may.viewAudit, group: "admin" },
+  { to: "/batch-upload", label: "Batch upload", visible: (may) => may.uploadBatch, group: "admin" },
+  { to: "/tenants", label: "Tenants", visible: (may) => may.manageTenants, group: "admin" },
 ];
 
 /** The staff portal frame: skip link, header with navigation, tenant and account, and the main area. */
 export function Shell({ me, children }: { me: Me; children: React.ReactNode }) {
   const name = `${me.user.firstName} ${me.user.lastName}`.trim() || me.user.email;
-  const shown = NAV.filter((item) => item.visible(me.user.roles));
+  const shown = NAV.filter((item) => item.visible(me.may));
   const admin = shown.filter((item) => item.group === "admin");
   return (
     <div className="shell">

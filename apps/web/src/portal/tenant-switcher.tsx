@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from "react";
 import { api, replaceSession } from "../api/client";
-import { hasRole, MULTI_TENANT, type ListResponse, type Me, type Tenant, type TenantRef } from "../api/types";
+import { MULTI_TENANT, type ListResponse, type Me, type Tenant, type TenantRef } from "../api/types";
 
 /**
  * Switches the session to `tenantId`: a member moves among their practices, a sysAdmin into any other.
@@ -8,7 +8,7 @@ import { hasRole, MULTI_TENANT, type ListResponse, type Me, type Tenant, type Te
  */
 export function switchRequest(me: Me, tenantId: string): Promise<Me> {
   return replaceSession(() =>
-    me.user.tenants.includes(tenantId) || !hasRole(me.user.roles, "sysAdmin")
+    me.user.tenants.includes(tenantId) || !me.may.visitTenants
       ? api.put<Me>("/api/users/me/tenant", { tenantId })
       : api.post<Me>(`/api/tenants/${encodeURIComponent(tenantId)}/switch`),
   );
@@ -16,7 +16,7 @@ export function switchRequest(me: Me, tenantId: string): Promise<Me> {
 
 /** The practices a user may switch to: every one for a system administrator, else their own. */
 async function loadChoices(me: Me): Promise<TenantRef[]> {
-  if (hasRole(me.user.roles, "sysAdmin")) {
+  if (me.may.manageTenants) {
     const list = await api.get<ListResponse<Tenant>>("/api/tenants", { handleErrors: true });
     return list.items.map(({ id, name }) => ({ id, name }));
   }
@@ -32,7 +32,7 @@ export function TenantSwitcher({ me }: { me: Me }) {
   const id = useId();
   const [tenants, setTenants] = useState<TenantRef[] | null>(null);
   const [switching, setSwitching] = useState(false);
-  const picks = me.user.tenant === MULTI_TENANT || hasRole(me.user.roles, "sysAdmin");
+  const picks = me.user.tenant === MULTI_TENANT || me.may.visitTenants;
 
   const [asked, setAsked] = useState(0);
   useEffect(() => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Me, User } from "@core-care/schema";
+import { PERMISSIONS, UI_ACTION_ROUTES, type Permission } from "../../permissions.js";
 import {
   createTestApp,
   errorFields,
@@ -32,6 +33,41 @@ describe("GET /api/users/me", () => {
 
   test("answers 401 without a session", async () => {
     expect((await t.app.inject({ method: "GET", url: "/api/users/me" })).statusCode).toBe(401);
+  });
+
+  test("says what the user may do, from the permission table: a grant changed there follows in `may`", async () => {
+    const u = await t.createTestTenant({ role: "user" });
+    const s = await login(t.app, u.email);
+    const before = (await s.inject({ method: "GET", url: "/api/users/me" })).json<Me>();
+    expect(before.may).toMatchObject({ manageLocations: false, removePatients: false, editSurveys: false });
+    expect(Object.keys(before.may).sort()).toEqual(Object.keys(UI_ACTION_ROUTES).sort());
+
+    // The table opens the locations screen's route to plain users: the flag and the route move together.
+    const table = PERMISSIONS as Record<string, Permission>;
+    const key = UI_ACTION_ROUTES.manageLocations;
+    const entry = table[key]!;
+    table[key] = { staff: ["user", "admin", "sysAdmin"] };
+    try {
+      const after = (await s.inject({ method: "GET", url: "/api/users/me" })).json<Me>();
+      expect(after.may).toMatchObject({ manageLocations: true, removePatients: false, editSurveys: false });
+      const created = await s.inject({
+        method: "POST",
+        url: "/api/locations",
+        payload: { name: "Annex", locationId: "ANX" },
+      });
+      expect(created.statusCode).not.toBe(403);
+    } finally {
+      table[key] = entry;
+    }
+    const restored = (await s.inject({ method: "GET", url: "/api/users/me" })).json<Me>();
+    expect(restored.may.manageLocations).toBe(false);
+  });
+
+  test("an admin's session says so for every act the table opens to admins", async () => {
+    const u = await t.createTestTenant({ role: "admin" });
+    const s = await login(t.app, u.email);
+    const me = (await s.inject({ method: "GET", url: "/api/users/me" })).json<Me>();
+    expect(me.may).toMatchObject({ manageLocations: true, removePatients: true, manageTenants: false });
   });
 });
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useState } from "react";
 import { api, formErrorMessage } from "../../api/client";
-import { hasRole, type Me, type RecoveryCodes, type TotpEnrolment, type TotpStatus } from "../../api/types";
+import { type Me, type RecoveryCodes, type TotpEnrolment, type TotpStatus } from "../../api/types";
 import { TotpSetup } from "../../auth/totp-setup";
 import { formText } from "../../ui/form";
 
@@ -15,7 +15,7 @@ export function SecuritySection({ me }: { me: Me }) {
   const [error, setError] = useState("");
   const [notice, setNotice] = useState("");
   const [busy, setBusy] = useState(false);
-  const admin = hasRole(me.user.roles, "admin") || hasRole(me.user.roles, "sysAdmin");
+  const admin = me.may.setUpSecondFactor;
 
   const load = useCallback(() => {
     api.get<TotpStatus>("/api/users/me/totp").then(setStatus, () => setStatus(null));

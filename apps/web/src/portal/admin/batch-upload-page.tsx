@@ -1,8 +1,8 @@
 import { useEffect, useId, useState } from "react";
 import type { BatchUploadResponse } from "@core-care/schema";
 import { api } from "../../api/client";
-import { useMe } from "../../api/session";
-import { hasRole, type ListResponse } from "../../api/types";
+import { useMe, may } from "../../api/session";
+import { type ListResponse } from "../../api/types";
 import { FieldMessage, formFailure, invalidProps, NO_FAILURE, type FormFailure } from "../../ui/field-errors";
 import { usePageTitle } from "../page-title";
 
@@ -33,7 +33,7 @@ export default function BatchUploadPage() {
   usePageTitle("Batch upload");
   const id = useId();
   const me = useMe();
-  const isAdmin = me ? hasRole(me.user.roles, "admin") || hasRole(me.user.roles, "sysAdmin") : false;
+  const isAdmin = may(me, "uploadBatch");
   const [format, setFormat] = useState<Format>("csv");
   const [content, setContent] = useState("");
   const [fileName, setFileName] = useState("");

@@ -10,8 +10,8 @@ import {
   type InboundSendersBody,
 } from "@core-care/schema";
 import { api } from "../../api/client";
-import { useMe } from "../../api/session";
-import { hasRole, type ListResponse } from "../../api/types";
+import { useMe, may } from "../../api/session";
+import { type ListResponse } from "../../api/types";
 import { DataTable, type Column } from "../../ui/data-table";
 import { FieldMessage, formFailure, invalidProps, NO_FAILURE, type FormFailure } from "../../ui/field-errors";
 import { listStatus, useLoader } from "../../ui/load-state";
@@ -431,7 +431,7 @@ export default function InboundPage() {
   usePageTitle("Inbound messages");
   const id = useId();
   const me = useMe();
-  const allowed = me !== null && (hasRole(me.user.roles, "admin") || hasRole(me.user.roles, "sysAdmin"));
+  const allowed = may(me, "manageInbound");
   const [params, setParams] = useSearchParams();
   const outcome = params.get("outcome") ?? "";
   const page = Math.max(1, Number(params.get("page") ?? "1") || 1);

@@ -1,4 +1,4 @@
-import { hasRole, type Interface } from "../../api/types";
+import { type Interface } from "../../api/types";
 import { ResourcePage } from "./resource-page";
 import { HostKeyCheck } from "./host-key-check";
 
@@ -24,7 +24,7 @@ export default function InterfacesPage() {
       title="Interfaces"
       singular="Interface"
       path="/api/interfaces"
-      allowed={(roles) => hasRole(roles, "admin") || hasRole(roles, "sysAdmin")}
+      allowed={(may) => may.manageInterfaces}
       rowLabel={(i) => i.name}
       extraAction={(i) => <HostKeyCheck iface={i} />}
       columns={[

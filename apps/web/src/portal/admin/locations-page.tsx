@@ -1,4 +1,4 @@
-import { hasRole, type Location } from "../../api/types";
+import { type Location } from "../../api/types";
 import { ResourcePage } from "./resource-page";
 
 /** Locations (clinic sites) of the tenant (admins); edited inline. */
@@ -8,7 +8,7 @@ export default function LocationsPage() {
       title="Locations"
       singular="Location"
       path="/api/locations"
-      allowed={(roles) => hasRole(roles, "admin") || hasRole(roles, "sysAdmin")}
+      allowed={(may) => may.manageLocations}
       rowLabel={(l) => l.name}
       columns={[
         { key: "name", header: "Name", edit: { required: true } },

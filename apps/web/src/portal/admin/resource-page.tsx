@@ -2,6 +2,7 @@ import { useCallback, useId, useState } from "react";
 import { api } from "../../api/client";
 import { FieldMessage, formFailure, invalidProps, NO_FAILURE, type FormFailure } from "../../ui/field-errors";
 import { useMe } from "../../api/session";
+import type { May } from "../../api/types";
 import { RemoveRecordModal } from "../../ui/confirm-modal";
 import { DataTable, sortRows, type Column, type SortState } from "../../ui/data-table";
 import { Modal } from "../../ui/modal";
@@ -35,7 +36,7 @@ export interface ResourcePageProps<T extends { id: string }> {
   rowLabel: (row: T) => string;
   toForm: (row: T) => Record<string, unknown>;
   fromForm: (values: Record<string, unknown>, editing: T | null) => Record<string, unknown>;
-  allowed: (roles: number) => boolean;
+  allowed: (may: May) => boolean;
   /** Inline editing of the selected row instead of the modal. */
   inline?: (row: T, values: Record<string, string>) => Record<string, unknown>;
   describe?: React.ReactNode;
@@ -180,7 +181,7 @@ export function ResourcePage<T extends { id: string }>(props: ResourcePageProps<
   const [failure, setFailure] = useState<FormFailure>(NO_FAILURE);
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState("");
-  const permitted = me ? allowed(me.user.roles) : false;
+  const permitted = me ? allowed(me.may) : false;
 
   const load = useCallback(async () => {
     if (!permitted) return;

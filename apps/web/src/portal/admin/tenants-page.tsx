@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useMe } from "../../api/session";
-import { hasRole, type Tenant } from "../../api/types";
+import { type Tenant } from "../../api/types";
 import { switchRequest } from "../tenant-switcher";
 import { ResourcePage } from "./resource-page";
 
@@ -38,7 +38,7 @@ export default function TenantsPage() {
       title="Tenants"
       singular="Tenant"
       path="/api/tenants"
-      allowed={(roles) => hasRole(roles, "sysAdmin")}
+      allowed={(may) => may.manageTenants}
       rowLabel={(t) => t.name}
       columns={[
         { key: "id", header: "Id" },

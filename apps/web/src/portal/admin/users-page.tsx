@@ -2,11 +2,9 @@ import { useId, useRef } from "react";
 import { canManageUser, grantableRoles, keepHiddenRoles } from "@core-care/schema";
 import { PasswordRules } from "../../ui/password-rules";
 import { useMe } from "../../api/session";
-import { hasRole, Role, type User } from "../../api/types";
+import { Role, type User } from "../../api/types";
 import { roleLabels, ROLE_CHOICES } from "../roles";
 import { ResourcePage } from "./resource-page";
-
-const isAdmin = (roles: number) => hasRole(roles, "admin") || hasRole(roles, "sysAdmin");
 
 /** A created user, as POST /api/users answers it with 201. */
 function isUser(answer: unknown): answer is User {
@@ -40,7 +38,7 @@ export default function UsersPage() {
       title="Users"
       singular="User"
       path="/api/users"
-      allowed={isAdmin}
+      allowed={(may) => may.manageUsers}
       canEdit={(u) => canManageUser(editorRoles, u.roles)}
       canRemove={(u) => u.id !== me?.user.id && canManageUser(editorRoles, u.roles)}
       savedNotice={(answer, editing) => {

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useState } from "react";
 import { Link, useSearchParams } from "react-router-dom";
 import type { DeliveryAccepted, DeliveryListItem, DeliveryListResponse } from "@core-care/schema";
 import { api } from "../../api/client";
-import { mayDo, useMe } from "../../api/session";
+import { may, useMe } from "../../api/session";
 import { ConfirmModal } from "../../ui/confirm-modal";
 import { ExportCsvLink } from "../../ui/export-csv-link";
 import { DataTable, type Column } from "../../ui/data-table";
@@ -71,7 +71,7 @@ export default function DeliveriesPage() {
   usePageTitle("Deliveries");
   const id = useId();
   const me = useMe();
-  const mayAct = mayDo(me, "resendDeliveries");
+  const mayAct = may(me, "resendDeliveries");
   const [params, setParams] = useSearchParams();
   const status = statusQuery(params.get("status"));
   const [data, setData] = useState<DeliveryListResponse | null>(null);

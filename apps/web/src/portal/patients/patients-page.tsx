@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { PAGE_SIZE } from "@core-care/schema";
 import { Link, useNavigate } from "react-router-dom";
 import { formatPhone } from "@core-care/survey-engine";
 import { api } from "../../api/client";
@@ -9,13 +10,12 @@ import { Typeahead } from "../../ui/typeahead";
 import { usePageTitle } from "../page-title";
 import { ExportCsvLink } from "../../ui/export-csv-link";
 import { patientLabel, patientSuggestions } from "./patient-search";
-import { mayDo, useMe } from "../../api/session";
+import { may, useMe } from "../../api/session";
 import { listStatus, useLoader } from "../../ui/load-state";
 import { StartOnTablet } from "../tablet-link";
 import { Pager, useListUrl } from "../../ui/pager";
 
 /** List page size (SPEC 9). */
-export const PAGE_SIZE = 200;
 
 const SORT_KEYS = ["lastName", "firstName", "mrn", "dob"] as const;
 
@@ -44,7 +44,7 @@ function toInput(patient: Patient): Omit<Patient, "id"> {
 /** The patient list (SPEC 2): search, sortable headers, inline edit, download and remove. */
 export default function PatientsPage() {
   // Removing a clinical record is an admin act unless the practice lets its users (kept, restorable).
-  const mayRemove = mayDo(useMe(), "deleteRecords");
+  const mayRemove = may(useMe(), "removePatients");
   usePageTitle("Patients");
   const navigate = useNavigate();
   // Search, sort and page live in the URL: reload and Back keep them.

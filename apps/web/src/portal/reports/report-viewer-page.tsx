@@ -2,8 +2,7 @@ import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { Link, useParams } from "react-router-dom";
 import type { Report } from "@core-care/schema";
 import { api } from "../../api/client";
-import { useMe } from "../../api/session";
-import { hasRole } from "../../api/types";
+import { useMe, may } from "../../api/session";
 import { loadReportData } from "../../designer/report-data";
 import { reportDocument } from "../../designer/report-protocol";
 import { ReportSandbox } from "../../designer/report-sandbox";
@@ -26,7 +25,7 @@ function utcToday(): string {
 export default function ReportViewerPage() {
   const { reportId = "" } = useParams();
   const me = useMe();
-  const canEdit = me ? hasRole(me.user.roles, "admin") || hasRole(me.user.roles, "sysAdmin") : false;
+  const canEdit = may(me, "editReports");
   const [report, setReport] = useState<Report | null>(null);
   usePageTitle(report ? `Report: ${report.title}` : "Report");
 

@@ -2,8 +2,8 @@ import { useCallback, useId, useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import type { Report } from "@core-care/schema";
 import { api } from "../../api/client";
-import { useMe } from "../../api/session";
-import { hasRole, type ListResponse, type ReportSummary } from "../../api/types";
+import { useMe, may } from "../../api/session";
+import { type ListResponse, type ReportSummary } from "../../api/types";
 import { createLocalCopy } from "../../designer/local-copy";
 import { createReport } from "../../designer/report-designer-page";
 import { DataTable, sortRows, type SortOrder } from "../../ui/data-table";
@@ -27,7 +27,7 @@ export default function ReportsPage() {
   const [order, setOrder] = useState<SortOrder>("asc");
   const tenantId = me?.tenant.id;
   const navigate = useNavigate();
-  const canEdit = me ? hasRole(me.user.roles, "admin") || hasRole(me.user.roles, "sysAdmin") : false;
+  const canEdit = may(me, "editReports");
   const newReport = () => {
     const report = createReport();
     createLocalCopy<Report>("report").write(report, false);

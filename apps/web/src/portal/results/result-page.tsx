@@ -11,7 +11,7 @@ import { DeliveryLog } from "./delivery-log";
 import { AwvSummary } from "../../awv/awv-summary";
 import { SafetyAlerts } from "../../awv/safety-alerts";
 import { TELE_AWV_SURVEY_ID } from "@core-care/survey-engine";
-import { mayDo, useMe } from "../../api/session";
+import { may, useMe } from "../../api/session";
 import { LoadError, NOT_FOUND, useLoader } from "../../ui/load-state";
 import { RecordNotFound } from "../../ui/not-found";
 
@@ -26,7 +26,7 @@ const SEND_PATHS: Record<InterfaceType, string> = {
 /** One survey result, read-only, with its printable view, send and remove. */
 export default function ResultPage() {
   // Removing a clinical record is an admin act unless the practice lets its users (kept, restorable).
-  const mayRemove = mayDo(useMe(), "deleteRecords");
+  const mayRemove = may(useMe(), "removeResults");
   usePageTitle("Survey result");
   const { resultId } = useParams();
   const navigate = useNavigate();

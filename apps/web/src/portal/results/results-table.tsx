@@ -1,16 +1,16 @@
 import { useCallback, useEffect, useState } from "react";
+import { PAGE_SIZE } from "@core-care/schema";
 import { Link } from "react-router-dom";
 import { api } from "../../api/client";
 import type { PagedList, SurveyResult, SurveyResultListItem } from "../../api/types";
 import { RemoveRecordModal } from "../../ui/confirm-modal";
 import { DataTable, downloadJson, sortRows, type Column, type SortState } from "../../ui/data-table";
 import { formatDateTime } from "../format";
-import { mayDo, useMe } from "../../api/session";
+import { may, useMe } from "../../api/session";
 import { listStatus, useLoader } from "../../ui/load-state";
 import { Pager, type ListPosition } from "../../ui/pager";
 
 /** List page size (SPEC 9). */
-const PAGE_SIZE = 200;
 
 /** The Patient column sorts by last name, then first name. */
 const patientSortKey = (r: SurveyResultListItem) => `${r.patientLastName}\u0000${r.patientFirstName}`;
@@ -54,7 +54,7 @@ export function ResultsTable({
   paging?: ResultsPaging;
 }) {
   // Removing a clinical record is an admin act unless the practice lets its users (kept, restorable).
-  const mayRemove = mayDo(useMe(), "deleteRecords");
+  const mayRemove = may(useMe(), "removeResults");
   const [data, setData] = useState<PagedList<SurveyResultListItem> | null>(null);
   const [ownSort, setOwnSort] = useState<SortState>({ key: "createdAt", order: "desc" });
   const [ownPosition, setOwnPosition] = useState<ListPosition>({ page: 1, cursor: undefined });
