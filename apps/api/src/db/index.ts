@@ -249,18 +249,26 @@ function preparedOn(pool: pg.Pool): Execute {
 export const LIST_READ_OPTIONS = "-c plan_cache_mode=force_generic_plan -c max_parallel_workers_per_gather=0";
 
 /**
+ * How close a word must be to a word of a patient's `search_text` (pg_trgm's word similarity) for the
+ * typo-tolerant search (services/patient-search.ts): "hobs" is 0.6 of "hobbs", "smth" 0.4 of "smithers".
+ * pg_trgm's `<%` reads it from the setting, so it is set where the searches run.
+ */
+export const WORD_SIMILARITY = 0.5;
+
+/**
  * The settings of the patient searches' connections: no plain index scan and no sequential scan, which
  * leaves bitmap scans (see `Database.searchReads`). Set for each search in a transaction instead, they
  * cost three more round trips a search (begin, the settings, commit).
  */
-export const SEARCH_READ_OPTIONS = "-c enable_seqscan=off -c enable_indexscan=off";
+export const SEARCH_READ_OPTIONS = `-c enable_seqscan=off -c enable_indexscan=off -c pg_trgm.word_similarity_threshold=${WORD_SIMILARITY}`;
 
 /** `searchReads` where the settings are set for each search: in a transaction of its own. */
 export function searchInTransaction(db: Db) {
   return <T>(work: (db: DbOrTx, execute: Execute) => Promise<T>): Promise<T> =>
     db.transaction(async (tx) => {
       await tx.execute(
-        sql`select set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true)`,
+        sql`select set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true),
+          set_config('pg_trgm.word_similarity_threshold', ${String(WORD_SIMILARITY)}, true)`,
       );
       return work(tx, executeOn(tx));
     });

@@ -111,3 +111,59 @@ export function patientSearchShape(
     values,
   };
 }
+
+/**
+ * An MRN as clinics type one: a single word of letters and digits (both), a hyphen, dot, slash or
+ * underscore between them, no space ("MRNa0031235", "WH-1952", "(WH-1952)" as the suggestions show it).
+ */
+const MRN_LIKE = /^(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9][A-Za-z0-9._/-]{1,63}$/;
+
+/** The search as an MRN to probe on patients_mrn_key first (exactly as typed), or undefined. */
+export function mrnOf(q: string | undefined): string | undefined {
+  const term = q?.trim().replace(/^[("'[]+|[)"'\]]+$/g, "");
+  return term !== undefined && MRN_LIKE.test(term) ? term : undefined;
+}
+
+/** Words shorter than this have too few trigrams to tell a typo from another name; they match exactly. */
+const FUZZY_LENGTH = 3;
+
+/**
+ * The typo-tolerant form of a search, tried only when the search itself found nothing: each word of at
+ * least three characters and no digit matches a word of the patient's names, MRN, e-mail or phone that is like it
+ * (`<%` at db/index.ts's WORD_SIMILARITY, served by patients_search_idx), shorter words and dates as before; ranked by how alike the
+ * words are. Undefined when no word is long enough to be a typo.
+ */
+export function patientFuzzyShape(
+  q: string | undefined,
+): { shape: string; conditions: () => SQL; score: () => SQL; values: Record<string, string> } | undefined {
+  if (q === undefined || q.trim() === "") return undefined;
+  const { words, dates } = parsePatientQuery(q);
+  const first = words.map((alternatives) => alternatives[0]!);
+  // Names only: a word with a digit (an MRN, a phone number, a date that is no date) stays exact.
+  const fuzzy = first.map((w) => w.length >= FUZZY_LENGTH && !/\d/.test(w));
+  if (!fuzzy.some(Boolean)) return undefined;
+  const values: Record<string, string> = {};
+  dates.forEach((date, i) => (values[dateName(i)] = date));
+  first.forEach((w, i) => (values[wordName(i, 0)] = fuzzy[i] ? w : contains(w)));
+  const word = (i: number) => sql.placeholder(wordName(i, 0));
+  return {
+    shape: `${dates.length}:${fuzzy.map((f) => (f ? "f" : "e")).join("")}`,
+    conditions: () =>
+      and(
+        ...dates.map((_, i) => eq(patients.dob, sql`${sql.placeholder(dateName(i))}::date`)),
+        ...first.map((_, i) =>
+          fuzzy[i]
+            ? sql`${word(i)}::text <% ${patients.searchText}`
+            : like(patients.searchText, sql`${word(i)}`),
+        ),
+      )!,
+    score: () =>
+      sql.join(
+        first.flatMap((_, i) =>
+          fuzzy[i] ? [sql`word_similarity(${word(i)}::text, ${patients.searchText})`] : [],
+        ),
+        sql` + `,
+      ),
+    values,
+  };
+}

@@ -36,7 +36,7 @@ import {
 } from "./keyset.js";
 import type { CappedLists } from "./capped-lists.js";
 import { StatementShapes } from "../db/shapes.js";
-import { patientSearch, patientSearchShape } from "./patient-search.js";
+import { mrnOf, patientFuzzyShape, patientSearch, patientSearchShape } from "./patient-search.js";
 
 /** The columns a patient is answered with: no timestamps to parse, nor the search text. */
 export const patientColumns = {
@@ -136,6 +136,22 @@ const PATIENT_PAGES = new StatementShapes();
 
 /** A patient search's statement in each of its shapes (the search's, the sort's and the paging's). */
 const SEARCH_PAGES = new StatementShapes();
+
+/** The MRN probe's statement (patients_mrn_key) and the typo-tolerant search's in each of its shapes. */
+const MRN_PROBE = new StatementShapes();
+const FUZZY_PAGES = new StatementShapes();
+
+/** The columns of a list's row, the birth date as PostgreSQL writes it (the driver's own reading is a Date). */
+const listColumns = () => ({ ...patientColumns, dob: sql<string>`${patients.dob}::text`.as("dob") });
+
+/** One page holding `rows`, all there is: an MRN found, or the typo-tolerant search's ranked matches. */
+const onePage = (rows: RawPatientRow[]): PagedList<Patient> => ({
+  items: rows.map((row) => toPatient(fromRaw(row))),
+  total: rows.length,
+  totalCapped: false,
+  nextCursor: null,
+  prevCursor: null,
+});
 
 type SortKey = PatientListQuery["sort"];
 
@@ -311,17 +327,62 @@ export async function listPatients(
   // 7 ms by the index (docs/scaling.md). A search therefore reads with plain index scans and
   // sequential scans off (`searchReads`), which leaves bitmap scans: the trigram index, or a B-tree
   // index for a birth date.
+  const firstPage = cursor === undefined && query.page === 1;
+  // A search that looks like an MRN is probed on patients_mrn_key first, exactly as typed: one index
+  // entry, where the trigram index intersects long posting lists for MRNs that share a prefix (175 ms
+  // against 1.2 ms at 50,000 patients). Found, it is the answer; otherwise the search runs as always.
+  const mrn = firstPage ? mrnOf(query.q) : undefined;
+  if (mrn !== undefined) {
+    const probe = MRN_PROBE.of(
+      "mrn",
+      () =>
+        db
+          .select(listColumns())
+          .from(patients)
+          .where(and(live(sql.placeholder("tenantId")), eq(patients.mrn, sql.placeholder("mrn"))))
+          .limit(1)
+          .getSQL(),
+      { tenantId, mrn },
+    );
+    const found = rowsOf<RawPatientRow>(await execute("patients-mrn#", probe));
+    if (found.length > 0) return onePage(found);
+  }
   const { rows, total, totalCapped } =
     searched === undefined
       ? await readAll()
       : await searchReads((reader, run) => readFound(reader, run, searched));
+  // Nothing found: the same words with typos forgiven ("hobs", "Hobs, Walter"), ranked by likeness.
+  // Tried only then, so a search that finds its patients costs no more.
+  const fuzzy = firstPage && total === 0 ? patientFuzzyShape(query.q) : undefined;
+  if (fuzzy !== undefined) {
+    const statement = FUZZY_PAGES.of(
+      fuzzy.shape,
+      () =>
+        db
+          .select(listColumns())
+          .from(patients)
+          .where(and(live(sql.placeholder("tenantId")), fuzzy.conditions()))
+          .orderBy(
+            sql`${fuzzy.score()} desc`,
+            asc(patients.lastName),
+            asc(patients.firstName),
+            asc(patients.id),
+          )
+          .limit(sql.placeholder("limit"))
+          .getSQL(),
+      { ...fuzzy.values, tenantId, limit: query.limit },
+    );
+    return onePage(
+      await searchReads(async (_, run) => rowsOf<RawPatientRow>(await run("patients-fuzzy#", statement))),
+    );
+  }
   if (cursor === undefined) assertPageWithin(query.page, query.limit, rows.length, { total, totalCapped });
   const { items, nextCursor, prevCursor } = pageOf(
     rows,
     query.limit,
     cursor,
     (row) => keyset.map((k) => k.of(row)),
-    cursor === undefined && query.page === 1,
+    firstPage,
   );
   return { items: items.map(toPatient), total, totalCapped, nextCursor, prevCursor };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { objectId } from "@core-care/survey-engine";
 import { TOTAL_CAP, type PagedList, type Patient, type PatientInput } from "@core-care/schema";
 import {
@@ -11,6 +11,7 @@ import {
   type TestApp,
 } from "../../../test/helpers.js";
 import { patients } from "../../db/schema.js";
+import { rowsOf } from "../../db/index.js";
 import { encodeCursor } from "../../services/keyset.js";
 import { capturedStatements } from "../../../test/tenant-routing.js";
 
@@ -155,6 +156,30 @@ describe("GET /api/patients?q= (find a patient the way clinics search)", () => {
       "Hobbs, Walter",
       "Smith, Walter",
     ]);
+  });
+
+  test.each([
+    ["hobs", ["Hobbs, Ann", "Hobbs, Walter"]],
+    ["Hobs, Walter", ["Hobbs, Walter"]],
+    ["walter hobss", ["Hobbs, Walter"]],
+  ])("forgives a typo when nothing matches exactly: %j finds %j, ranked", async (q, names) => {
+    const page = await list(s, { q });
+    expect(page.items.map((p) => `${p.lastName}, ${p.firstName}`)).toEqual(names);
+    expect(page).toMatchObject({
+      total: names.length,
+      totalCapped: false,
+      nextCursor: null,
+      prevCursor: null,
+    });
+  });
+
+  test("an exact match is never mixed with typo-tolerant ones", async () => {
+    // "hobbs" matches both Hobbs exactly; "smith" only Walter Smith, not the near "Smithe".
+    const smithe = await create(s, { firstName: "Walter", lastName: "Smithe" });
+    expect((await list(s, { q: "walter smith" })).items.map((p) => p.lastName)).toEqual(["Smith", "Smithe"]);
+    await inspect(() =>
+      t.db.update(patients).set({ deletedAt: new Date() }).where(eq(patients.id, smithe.id)),
+    );
   });
 
   test("an impossible date is a word like any other and finds nobody", async () => {
@@ -408,5 +433,66 @@ describe("GET /api/patients (keyset paging and capped totals)", () => {
     const res = await s.inject({ method: "GET", url: `/api/patients?${query}` });
     expect(res.statusCode, res.body).toBe(400);
     expect(errorFields(res)).toEqual([field]);
+  });
+});
+
+describe("GET /api/patients?q=<an MRN> (probed on the MRN index first)", () => {
+  /** A practice whose MRNs share their prefix, as a hospital's numbering does. */
+  async function numbered() {
+    const { u, s } = await signedIn();
+    await insertPatients(
+      u.tenantId,
+      Array.from({ length: 600 }, (_, i) => ({
+        mrn: `MRNa00${400000 + i}`,
+        lastName: `L${i}`,
+      })),
+    );
+    await insertPatients(u.tenantId, [
+      { mrn: "MRNa0031235", lastName: "Exact", firstName: "Erin" },
+      { mrn: "MRNa00312350", lastName: "Longer", firstName: "Lee" },
+      { mrn: "XMRNa0031235", lastName: "Prefixed", firstName: "Pia" },
+    ]);
+    return { u, s };
+  }
+
+  test("an MRN as typed answers its one patient, though the search would match others holding it", async () => {
+    const { s } = await numbered();
+    for (const q of ["MRNa0031235", " (MRNa0031235) "]) {
+      const page = await list(s, { q, limit: "5" });
+      expect(page.items.map((p) => p.lastName)).toEqual(["Exact"]);
+      expect(page).toMatchObject({ total: 1, totalCapped: false, nextCursor: null, prevCursor: null });
+    }
+    // Not an MRN of the practice (another case, a part of one): the search as always.
+    expect((await list(s, { q: "mrna0031235", limit: "5" })).items.map((p) => p.lastName)).toEqual([
+      "Exact",
+      "Longer",
+      "Prefixed",
+    ]);
+    expect((await list(s, { q: "MRNa003123", limit: "5" })).total).toBe(3);
+    // Another practice's MRN is not probed into: theirs is not found.
+    const other = await signedIn();
+    expect(await list(other.s, { q: "MRNa0031235" })).toMatchObject({ items: [], total: 0 });
+  });
+
+  test("the probe's statement reads patients_mrn_key", async () => {
+    const { u, s } = await numbered();
+    await list(s, { q: "MRNa0031235", limit: "5" });
+    const probe = [...capturedStatements].find((text) => /"patients"\."mrn" = \$2/.test(text));
+    expect(probe).toBeDefined();
+    const plan = await inspect(() =>
+      t.db.transaction(async (tx) => {
+        await tx.execute(sql`analyze patients`);
+        await tx.execute(sql.raw(`prepare mrn_probe as ${probe!}`));
+        const explained = await tx.execute(
+          sql.raw(`explain execute mrn_probe('${u.tenantId}', 'MRNa0031235', 1)`),
+        );
+        await tx.execute(sql`deallocate mrn_probe`);
+        return rowsOf<{ "QUERY PLAN": string }>(explained)
+          .map((row) => row["QUERY PLAN"])
+          .join("\n");
+      }),
+    );
+    expect(plan).toMatch(/Index Scan using patients_mrn_key/);
+    expect(plan).not.toMatch(/patients_search_idx/);
   });
 });
