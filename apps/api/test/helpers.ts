@@ -73,7 +73,7 @@ export type TestRole = "none" | "user" | "admin" | "sysAdmin";
  * archive, or on the server a copy of the run's migrated template database (test/global-setup.ts).
  */
 export async function createTestDatabase(
-  options: { onIdleError?: (err: Error) => void } = {},
+  options: { onIdleError?: (err: Error) => void; listStatementTimeoutMs?: number } = {},
 ): Promise<Database> {
   if (testDatabaseKind() === "pglite") {
     const file = inject("pgliteArchive");

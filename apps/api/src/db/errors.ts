@@ -41,3 +41,15 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * True when the server cancelled a statement that ran past its `statement_timeout` (SQLSTATE 57014): a
+ * list read too expensive now (answered 503 with Retry-After, never 500).
+ */
+export function isStatementTimeout(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; typeof e === "object" && e !== null && depth < 4; depth++) {
+    if ((e as { code?: unknown }).code === "57014") return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}

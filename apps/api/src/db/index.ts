@@ -123,7 +123,16 @@ export interface OpenDatabaseOptions {
   onProgress?: (message: string) => void;
   /** Told the text of every statement sent (tests check each statement's tenant routing). */
   onStatement?: (text: string) => void;
+  /**
+   * How long a list page's or a search's statement may run on a PostgreSQL server before the server
+   * cancels it (answered 503 with Retry-After): no list holds a connection of the list reads for longer.
+   * PGlite cannot cancel a running statement (no timer in its WebAssembly build), so there it is unset.
+   */
+  listStatementTimeoutMs?: number;
 }
+
+/** The default of `OpenDatabaseOptions.listStatementTimeoutMs`: a list page takes a few milliseconds. */
+export const LIST_STATEMENT_TIMEOUT_MS = 5000;
 
 /** A node-postgres client class that reports each statement's text before sending it. */
 function reporting(
@@ -292,8 +301,11 @@ async function openServer(url: string, options: OpenDatabaseOptions): Promise<Da
   const pool = poolOf(poolSize);
   const db = await migrated(pool, options.onProgress ?? (() => undefined));
   // Opened as list pages and searches are read, as the main pool's are.
-  const listPool = poolOf(Math.max(2, Math.ceil(poolSize / 2)), LIST_READ_OPTIONS);
-  const searchPool = poolOf(Math.max(2, Math.ceil(poolSize / 4)), SEARCH_READ_OPTIONS);
+  // Each list read is cancelled by the server past its timeout: one expensive list cannot keep a
+  // connection of the list reads from the other practices' pages for longer.
+  const timeout = `-c statement_timeout=${options.listStatementTimeoutMs ?? LIST_STATEMENT_TIMEOUT_MS}`;
+  const listPool = poolOf(Math.max(2, Math.ceil(poolSize / 2)), `${LIST_READ_OPTIONS} ${timeout}`);
+  const searchPool = poolOf(Math.max(2, Math.ceil(poolSize / 4)), `${SEARCH_READ_OPTIONS} ${timeout}`);
   const searchDb = drizzlePg(searchPool, { schema });
   const executeSearch = preparedOn(searchPool);
   const listeners = new Set<Unlisten>();

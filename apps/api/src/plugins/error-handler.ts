@@ -4,10 +4,11 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { ZodError } from "zod";
 import type { ErrorResponse, FieldError } from "@core-care/schema";
 import { AppError, fieldMessage } from "../errors.js";
-import { isDatabaseUnavailable } from "../db/errors.js";
+import { isDatabaseUnavailable, isStatementTimeout } from "../db/errors.js";
 
 export const GENERIC_500 = "An unexpected error occurred.";
 const UNAVAILABLE_503 = "The service is briefly unavailable. Please try again in a moment.";
+const TIMEOUT_503 = "This list took too long to read. Please try again in a moment.";
 /** Seconds a client is told to wait after a 503: about how long a database restart or fail-over takes. */
 export const RETRY_AFTER_SECONDS = 5;
 
@@ -95,6 +96,14 @@ export default fp(
           .code(503)
           .header("retry-after", String(RETRY_AFTER_SECONDS))
           .send(errorBody(503, UNAVAILABLE_503));
+      }
+      if (isStatementTimeout(error)) {
+        // A list read the server cancelled at its statement timeout (db/index.ts): busy now, not broken.
+        request.log.warn({ err: error }, "statement timeout");
+        return reply
+          .code(503)
+          .header("retry-after", String(RETRY_AFTER_SECONDS))
+          .send(errorBody(503, TIMEOUT_503));
       }
       request.log.error({ err: error }, "request failed");
       return reply.code(500).send(errorBody(500, GENERIC_500));
