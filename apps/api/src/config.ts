@@ -47,6 +47,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** How long a SIGTERM waits for in-flight requests and deliveries before the process exits anyway. */
   shutdownTimeoutSeconds: number;
+  /** A failed delivery holding its interface's queue longer than this many minutes is a stalled queue. */
+  deliveryStallMinutes: number;
   /** The inbound HL7 listener (ADT from the practices' EHRs over MLLP); absent when it is off. */
   inboundHl7: InboundHl7Config | undefined;
 }
@@ -103,6 +105,7 @@ const EnvSchema = z.object({
   WORKERS: z.coerce.number().int().min(1).max(64).default(1),
   METRICS_TOKEN: z.preprocess(blankToUndefined, z.string().min(32).optional()),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(30),
+  DELIVERY_STALL_MINUTES: z.coerce.number().int().min(1).max(10_080).default(15),
   INBOUND_HL7_PORT: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(65535).optional()),
   INBOUND_HL7_HOST: z.string().min(1).default("127.0.0.1"),
   INBOUND_HL7_MAX_BYTES: z.coerce
@@ -246,6 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: e.WORKERS,
     metricsToken: e.METRICS_TOKEN,
     shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS,
+    deliveryStallMinutes: e.DELIVERY_STALL_MINUTES,
     inboundHl7:
       e.INBOUND_HL7_PORT === undefined
         ? undefined

@@ -136,6 +136,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     workers: 1,
     metricsToken: undefined,
     shutdownTimeoutSeconds: 30,
+    deliveryStallMinutes: 15,
     inboundHl7: undefined,
     ...overrides,
   };

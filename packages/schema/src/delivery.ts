@@ -46,6 +46,8 @@ export type Delivery = z.infer<typeof DeliverySchema>;
 export const DeliveryListQuerySchema = z.object({
   status: DeliveryStatusSchema.optional(),
   interfaceId: ObjectIdSchema.optional(),
+  /** A control id (exact), or the start of a patient's last or first name, or their MRN (exact). */
+  q: z.string().trim().min(1).max(100).optional(),
   before: ObjectIdSchema.optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
@@ -68,7 +70,22 @@ export const DeliveryListResponseSchema = z.object({
 export type DeliveryListResponse = z.infer<typeof DeliveryListResponseSchema>;
 
 /** Answer of GET /api/deliveries/counts: the failed deliveries waiting for an admin. */
-export const DeliveryCountsSchema = z.object({ failed: z.number().int().min(0) });
+export const DeliveryCountsSchema = z.object({
+  failed: z.number().int().min(0),
+  /**
+   * Stalled queues: interfaces whose earliest failed delivery has held them longer than the server's
+   * DELIVERY_STALL_MINUTES (default 15), oldest first.
+   */
+  stalled: z.array(
+    z.object({
+      interfaceId: ObjectIdSchema,
+      interfaceName: z.string().nullable(),
+      deliveryId: ObjectIdSchema,
+      failedAt: TimestampSchema,
+    }),
+  ),
+  stallMinutes: z.number().int().min(1),
+});
 export type DeliveryCounts = z.infer<typeof DeliveryCountsSchema>;
 
 /** Body of POST /api/surveyresults/{id}/sendhl7, /sendCDA, /sftpout and /sendfhir. */

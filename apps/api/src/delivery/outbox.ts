@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, ilike, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { objectId } from "@core-care/survey-engine";
 import type {
   Delivery,
@@ -426,6 +426,17 @@ export async function listTenantDeliveries(
   if (query.status !== undefined) conditions.push(eq(deliveries.status, query.status));
   if (query.interfaceId !== undefined) conditions.push(eq(deliveries.interfaceId, query.interfaceId));
   if (query.before !== undefined) conditions.push(lt(deliveries.id, query.before));
+  if (query.q !== undefined) {
+    const prefix = `${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conditions.push(
+      or(
+        eq(deliveries.controlId, query.q.toUpperCase()),
+        eq(patients.mrn, query.q),
+        ilike(patients.lastName, prefix),
+        ilike(patients.firstName, prefix),
+      )!,
+    );
+  }
   const rows = await db
     .select({
       delivery: deliveries,
@@ -469,6 +480,41 @@ export async function countFailedDeliveries(db: Db, tenantId: string): Promise<n
     .from(deliveries)
     .where(and(eq(deliveries.tenantId, tenantId), eq(deliveries.status, "failed")));
   return row?.n ?? 0;
+}
+
+/**
+ * The tenant's stalled queues: each interface whose earliest failed delivery (which holds every later one)
+ * failed more than `minutes` ago, oldest first.
+ */
+export async function stalledQueues(
+  db: Db,
+  tenantId: string,
+  minutes: number,
+  now = new Date(),
+): Promise<{ interfaceId: string; interfaceName: string | null; deliveryId: string; failedAt: string }[]> {
+  const rows = await db
+    .selectDistinctOn([deliveries.interfaceId], {
+      interfaceId: deliveries.interfaceId,
+      interfaceName: interfaces.name,
+      deliveryId: deliveries.id,
+      failedAt: deliveries.updatedAt,
+    })
+    .from(deliveries)
+    .leftJoin(
+      interfaces,
+      and(eq(interfaces.tenantId, deliveries.tenantId), eq(interfaces.id, deliveries.interfaceId)),
+    )
+    .where(
+      and(
+        eq(deliveries.tenantId, tenantId),
+        eq(deliveries.status, "failed"),
+        lte(deliveries.updatedAt, new Date(now.getTime() - minutes * 60_000)),
+      ),
+    )
+    .orderBy(deliveries.interfaceId, asc(deliveries.queueSeq), asc(deliveries.id));
+  return rows
+    .map((r) => ({ ...r, failedAt: r.failedAt.toISOString() }))
+    .sort((a, b) => a.failedAt.localeCompare(b.failedAt));
 }
 
 /** The exact bytes a delivery sends, with the media type and file name to show or download them as. */

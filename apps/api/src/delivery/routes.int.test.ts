@@ -1,7 +1,7 @@
 import { and, count, eq } from "drizzle-orm";
 import type { Hl7Message } from "@medplum/core";
 import { objectId, TELE_AWV_SURVEY_ID } from "@core-care/survey-engine";
-import type { Delivery, DeliveryListResponse } from "@core-care/schema";
+import type { Delivery, DeliveryCounts, DeliveryListResponse } from "@core-care/schema";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createDeliveryFixture, type DeliveryFixture } from "../../test/peers/delivery-fixtures.js";
 import { startMllpPeer, type MllpPeer } from "../../test/peers/mllp-peer.js";
@@ -619,6 +619,72 @@ describe("the Deliveries screen's calls", () => {
       expect(errorFields(bad).sort()).toEqual(["limit", "status"]);
       // Another practice sees none of them.
       expect((await list(session)).items.map((d) => d.id)).not.toContain(ids[0]);
+    } finally {
+      await p.peer.close();
+    }
+  });
+
+  test("searches by control id, patient name or MRN, with the interface filter, and only the practice's own", async () => {
+    const p = await practice();
+    try {
+      const other = await createPatient(t.db, p.tenantId, {
+        mrn: `MRN-${objectId().slice(-8)}`,
+        firstName: "Walter",
+        lastName: "Hobbs",
+        dob: "1948-02-01",
+        sex: "M",
+      });
+      const ana = await p.queue();
+      const walter = await queueFor(p, await anotherResult(p, other.id));
+      const ids = async (query: string) => (await list(p.userS, query)).items.map((d) => d.id);
+      const controlId = (await list(p.userS)).items.find((d) => d.id === walter)!.controlId;
+      expect(await ids(`?q=${controlId.toLowerCase()}`)).toEqual([walter]);
+      expect(await ids("?q=hob")).toEqual([walter]);
+      expect(await ids(`?q=${encodeURIComponent(other.mrn)}`)).toEqual([walter]);
+      expect(await ids("?q=o'bri")).toEqual([ana]);
+      expect(await ids("?q=%25")).toEqual([]);
+      expect(await ids(`?q=hob&interfaceId=${p.fx.interfaceId}`)).toEqual([walter]);
+      expect(await ids(`?q=hob&interfaceId=${objectId()}`)).toEqual([]);
+      expect((await list(session, "?q=hob")).items.map((d) => d.id)).not.toContain(walter);
+    } finally {
+      await p.peer.close();
+    }
+  });
+
+  test("names a queue held by a failed delivery for longer than the stall minutes, and no other", async () => {
+    const p = await practice();
+    try {
+      p.peer.mode = "AR";
+      const held = await p.queue();
+      await p.queue();
+      await t.app.deliveryWorker.runOnce();
+      const counts = async () =>
+        (await p.userS.inject({ method: "GET", url: "/api/deliveries/counts" })).json<DeliveryCounts>();
+      expect(await counts()).toEqual({ failed: 1, stalled: [], stallMinutes: 15 });
+      // The failure 16 minutes ago: the queue has been held past the 15 minutes.
+      const failedAt = new Date(Date.now() - 16 * 60_000);
+      await t.db
+        .update(deliveries)
+        .set({ updatedAt: failedAt })
+        .where(and(eq(deliveries.tenantId, p.tenantId), eq(deliveries.id, held)));
+      expect(await counts()).toEqual({
+        failed: 1,
+        stalled: [
+          {
+            interfaceId: p.fx.interfaceId,
+            interfaceName: "hl7-mllp receiver",
+            deliveryId: held,
+            failedAt: failedAt.toISOString(),
+          },
+        ],
+        stallMinutes: 15,
+      });
+      expect(
+        (await session.inject({ method: "GET", url: "/api/deliveries/counts" })).json<DeliveryCounts>()
+          .stalled,
+      ).toEqual([]);
+      await p.adminS.inject({ method: "POST", url: `/api/deliveries/${held}/skip` });
+      expect((await counts()).stalled).toEqual([]);
     } finally {
       await p.peer.close();
     }

@@ -27,6 +27,7 @@ import {
   listTenantDeliveries,
   resendDelivery,
   skipDelivery,
+  stalledQueues,
 } from "./outbox.js";
 
 const IdParams = z.object({ id: ObjectIdSchema });
@@ -111,9 +112,15 @@ const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get("/deliveries/counts", { schema: { response: { 200: DeliveryCountsSchema } } }, async (request) => ({
-    failed: await countFailedDeliveries(app.db, authOf(request).tenantId),
-  }));
+  app.get("/deliveries/counts", { schema: { response: { 200: DeliveryCountsSchema } } }, async (request) => {
+    const { tenantId } = authOf(request);
+    const stallMinutes = app.config.deliveryStallMinutes;
+    return {
+      failed: await countFailedDeliveries(app.db, tenantId),
+      stalled: await stalledQueues(app.db, tenantId, stallMinutes),
+      stallMinutes,
+    };
+  });
 
   app.get(
     "/deliveries/:id/message",
