@@ -1,6 +1,12 @@
 import { useCallback, useEffect, useId, useState } from "react";
 import { Link, useSearchParams } from "react-router-dom";
-import type { DeliveryAccepted, DeliveryListItem, DeliveryListResponse } from "@core-care/schema";
+import type {
+  DeliveryAccepted,
+  DeliveryCounts,
+  DeliveryListItem,
+  DeliveryListResponse,
+  Interface,
+} from "@core-care/schema";
 import { api } from "../../api/client";
 import { may, useMe } from "../../api/session";
 import { ConfirmModal } from "../../ui/confirm-modal";
@@ -74,6 +80,31 @@ export default function DeliveriesPage() {
   const mayAct = may(me, "resendDeliveries");
   const [params, setParams] = useSearchParams();
   const status = statusQuery(params.get("status"));
+  const interfaceId = params.get("interface") ?? "";
+  const q = params.get("q") ?? "";
+  const [search, setSearch] = useState(q);
+  const [interfaceList, setInterfaceList] = useState<Interface[]>([]);
+  const [stalled, setStalled] = useState<DeliveryCounts | null>(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    api
+      .get<{ items: Interface[] }>("/api/interfaces", { signal: controller.signal, handleErrors: true })
+      .then(
+        (r) => setInterfaceList(r.items),
+        () => undefined,
+      );
+    api
+      .get<DeliveryCounts>("/api/deliveries/counts", { signal: controller.signal, handleErrors: true })
+      .then(setStalled, () => undefined);
+    return () => controller.abort();
+  }, []);
+  /** Keeps the filters in the URL; an empty one is left out. */
+  const setFilter = (name: string, value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    setParams(next);
+  };
   const [data, setData] = useState<DeliveryListResponse | null>(null);
   const [more, setMore] = useState(false);
   const [notice, setNotice] = useState("");
@@ -86,9 +117,11 @@ export default function DeliveriesPage() {
     (before?: string, limit = PAGE) => ({
       limit: String(limit),
       ...(status ? { status } : {}),
+      ...(interfaceId ? { interfaceId } : {}),
+      ...(q ? { q } : {}),
       ...(before ? { before } : {}),
     }),
-    [status],
+    [status, interfaceId, q],
   );
 
   const load = useCallback(async () => {
@@ -195,11 +228,7 @@ export default function DeliveriesPage() {
       <form className="toolbar" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
         <div className="field">
           <label htmlFor={`${id}-status`}>Status</label>
-          <select
-            id={`${id}-status`}
-            value={status}
-            onChange={(e) => setParams(e.target.value ? { status: e.target.value } : {})}
-          >
+          <select id={`${id}-status`} value={status} onChange={(e) => setFilter("status", e.target.value)}>
             <option value="">Every status</option>
             {STATUS_FILTERS.map(([value, words]) => (
               <option key={value} value={value}>
@@ -208,8 +237,48 @@ export default function DeliveriesPage() {
             ))}
           </select>
         </div>
+        <div className="field">
+          <label htmlFor={`${id}-interface`}>Interface</label>
+          <select
+            id={`${id}-interface`}
+            value={interfaceId}
+            onChange={(e) => setFilter("interface", e.target.value)}
+          >
+            <option value="">Every interface</option>
+            {interfaceList.map((i) => (
+              <option key={i.id} value={i.id}>
+                {i.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-q`}>Control id or patient</label>
+          <input
+            id={`${id}-q`}
+            type="search"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === "Enter") setFilter("q", search.trim());
+            }}
+            onBlur={() => setFilter("q", search.trim())}
+          />
+        </div>
         <ExportCsvLink list="deliveries" filters={{ status: status || undefined }} />
       </form>
+      {mayAct && stalled && stalled.stalled.length > 0 && (
+        <div className="notice danger" role="alert">
+          <p>
+            {stalled.stalled.length === 1
+              ? "A failed message has held an interface's queue"
+              : `Failed messages have held ${stalled.stalled.length} interfaces' queues`}{" "}
+            for more than {stalled.stallMinutes} minutes:{" "}
+            {stalled.stalled.map((s) => s.interfaceName ?? "a removed interface").join(", ")}. Resend or skip
+            it to let the messages after it go.
+          </p>
+        </div>
+      )}
       <div role="status" aria-live="polite">
         {notice && <p className="notice success">{notice}</p>}
       </div>
