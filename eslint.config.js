@@ -15,6 +15,8 @@ const DIST_EXCEPTIONS = [
   "apps/api/src/db/shapes.ts",
   "apps/api/src/serializer.ts",
   "apps/api/src/db/pglite-thread.ts",
+  // its upgrade test (docs/decisions/012) reads the same internals, to fail loudly when they change
+  "apps/api/src/db/pglite-thread-upgrade.test.ts",
 ];
 
 /** One app never imports another app's source: what both need lives in a package (packages/*). */
