@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, ilike, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { objectId } from "@core-care/survey-engine";
 import type {
   Delivery,
@@ -21,6 +21,7 @@ import {
 import { resultPatient, resultSurveyVersion } from "../db/joins.js";
 import { conflict, fieldError, notFound } from "../errors.js";
 import { audit } from "../services/audit.js";
+import { UNSENT } from "../services/delivery-cancel.js";
 import { buildCda } from "./cda.js";
 import { buildFhirBundle } from "./fhir.js";
 import { buildMdmT02, buildOruR01 } from "./hl7-oru.js";
@@ -315,60 +316,6 @@ export async function resendDelivery(
       ...(replacesFailed ? { queueSeq: original.queueSeq } : {}),
     });
   });
-}
-
-/** The deliveries a removal cancels: every one not yet delivered, skipped or cancelled. */
-const UNSENT = ["pending", "sending", "failed"] as const;
-
-/** Why a delivery was cancelled, as its log shows it. */
-export const CANCELLED_RESULT_REMOVED = "Cancelled: the survey result was removed before it was sent.";
-export const CANCELLED_PATIENT_REMOVED = "Cancelled: the patient was removed before the result was sent.";
-
-/**
- * Cancels, in the caller's transaction, the deliveries not yet sent of the results `which` names (one
- * result, or every result of one patient): a result removed because it was filed under the wrong patient
- * must not reach the EHR. Each stays in the log as `cancelled` with the reason, and is audited. A
- * delivery being sent at this moment is cancelled too; if its receiver acknowledges that attempt, the
- * worker records it as delivered (the message did arrive) with a note that it was removed meanwhile.
- */
-export async function cancelUnsentDeliveries(
-  tx: DbOrTx,
-  tenantId: string,
-  which: { resultId: string } | { patientId: string },
-  actor: { userId: string | null; ip?: string | null },
-): Promise<string[]> {
-  const ofResults =
-    "resultId" in which
-      ? eq(deliveries.resultId, which.resultId)
-      : inArray(
-          deliveries.resultId,
-          tx
-            .select({ id: surveyResults.id })
-            .from(surveyResults)
-            .where(and(eq(surveyResults.tenantId, tenantId), eq(surveyResults.patientId, which.patientId))),
-        );
-  const now = new Date();
-  const cancelled = await tx
-    .update(deliveries)
-    .set({
-      status: "cancelled",
-      nextAttemptAt: null,
-      lastError: "resultId" in which ? CANCELLED_RESULT_REMOVED : CANCELLED_PATIENT_REMOVED,
-      updatedAt: now,
-    })
-    .where(and(eq(deliveries.tenantId, tenantId), ofResults, inArray(deliveries.status, [...UNSENT])))
-    .returning({ id: deliveries.id });
-  for (const { id } of cancelled) {
-    await audit(tx, {
-      tenantId,
-      userId: actor.userId,
-      action: "update",
-      entity: "delivery:cancelled",
-      entityId: id,
-      ip: actor.ip ?? null,
-    });
-  }
-  return cancelled.map((c) => c.id);
 }
 
 /**

@@ -22,7 +22,7 @@ import {
 import { locations, patients, patientSurveys } from "../db/schema.js";
 import { conflict, fieldError, notFound } from "../errors.js";
 import { isUniqueViolation } from "../db/errors.js";
-import { cancelUnsentDeliveries } from "../delivery/outbox.js";
+import { cancelUnsentDeliveries } from "./delivery-cancel.js";
 import { findReadableSurveyRef } from "./documents.js";
 import {
   after,

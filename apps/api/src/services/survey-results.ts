@@ -21,7 +21,7 @@ import { surveyResults, surveyVersions } from "../db/schema.js";
 import { resultSurveyVersion } from "../db/joins.js";
 import { isoOfUtcText, microsOfUtcText, utcText } from "../db/utc-text.js";
 import { notFound } from "../errors.js";
-import { cancelUnsentDeliveries } from "../delivery/outbox.js";
+import { cancelUnsentDeliveries } from "./delivery-cancel.js";
 import {
   after,
   assertPageWithin,
