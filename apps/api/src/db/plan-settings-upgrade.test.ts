@@ -24,8 +24,8 @@ describe("the plan settings' way to the server", () => {
     expect(startupOf(client).options, RECORD).toBe(options);
   });
 
-  test("name only settings of the form -c name=value", () => {
+  test("name only settings of the form -c name=value (an extension's setting is dotted)", () => {
     for (const options of [LIST_READ_OPTIONS, SEARCH_READ_OPTIONS])
-      expect(options, RECORD).toMatch(/^-c [a-z_]+=[a-z_0-9]+( -c [a-z_]+=[a-z_0-9]+)*$/);
+      expect(options, RECORD).toMatch(/^-c [a-z_.]+=[a-z_0-9.]+( -c [a-z_.]+=[a-z_0-9.]+)*$/);
   });
 });
