@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { DEMO_USERS, expect, login, test } from "./fixtures";
 
@@ -63,6 +64,20 @@ test.describe("on a 1024x768 touch screen", () => {
 
   test("every staff screen's controls measure at least 44 px, and still fit the width", async ({ page }) => {
     await login(page, DEMO_USERS.sysadmin, { redirect: "/today" });
+    // A patient whose name and MRN are long, first in the list's order: its row's larger controls must
+    // still fit the width (other tests' patients made the list overflow before a row's actions wrapped).
+    const tag = randomBytes(4).toString("hex");
+    const created = await page.request.post("/api/patients", {
+      headers: { "X-Requested-With": "XMLHttpRequest" },
+      data: {
+        mrn: `TOUCH-${tag}-000000000001`,
+        firstName: "Maximiliana-Evangelina",
+        lastName: `Aaberg-Worthington-Montgomery${tag}`,
+        dob: "1950-01-01",
+        sex: "F",
+      },
+    });
+    expect(created.status()).toBe(201);
     const found: string[] = [];
     for (const [path, heading] of SCREENS) {
       await page.goto(path);
