@@ -48,6 +48,11 @@ export const CROSS_TENANT_STATEMENTS: readonly { pattern: RegExp; why: string }[
     why: "the delivery worker takes back the sends of a stopped process of its machine, in every tenant (run on every shard)",
   },
   {
+    pattern:
+      /^select distinct "tenant_id" from "deliveries" where \("deliveries"\."status" = \$1 and "deliveries"\."updated_at" <= \$2\)$/,
+    why: "the stall check looks for practices with a failed delivery older than the stall minutes, once a minute (run on every shard; each practice's queues are then read in that practice)",
+  },
+  {
     pattern: /^(select|update) [\s\S]* where \(?"(awv_invitations|user_invitations)"\."token_hash" = \$\d/,
     why: "an e-mailed link's token (Tele-AWV, a user invitation) names its row before any tenant is known (one unique-index probe per shard)",
   },

@@ -7,7 +7,7 @@ import { auditEvents } from "../db/schema.js";
 /**
  * Audited actions: reads and changes of patient data, results and users; sign-in, its failures and
  * sign-out; tablet hand-overs and their end; role changes and tenant switches; refused requests;
- * sends, exports and downloads of PHI; second-factor changes.
+ * sends, exports and downloads of PHI; second-factor changes; stall e-mails.
  */
 export type AuditAction =
   | "read"
@@ -32,7 +32,9 @@ export type AuditAction =
   | "totp-on"
   | "totp-off"
   | "recovery-codes"
-  | "password-reset";
+  | "password-reset"
+  /** A stalled delivery queue was e-mailed to the practice's admins (the marker: once per stall). */
+  | "stall-mail";
 
 /** The tenant id of events that belong to no tenant (a failed sign-in of an unknown e-mail). */
 export const NO_TENANT = "";

@@ -5,6 +5,7 @@ describe("audit words", () => {
   test("says actions and records in words, and keeps one it does not know as it is", () => {
     expect(actionWords("login-failed")).toBe("Sign-in failed");
     expect(actionWords("something-new")).toBe("something-new");
+    expect(actionWords("stall-mail")).toBe("E-mailed the admins: queue stalled");
     expect(entityWords({ action: "send", entity: "delivery:failed" })).toBe("Delivery (failed)");
     expect(entityWords({ action: "list", entity: "delivery" })).toBe("Delivery log of a survey result");
   });

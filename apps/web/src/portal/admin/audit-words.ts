@@ -25,6 +25,7 @@ export const AUDIT_ACTIONS: readonly (readonly [action: string, words: string])[
   ["totp-off", "Turned the second factor off"],
   ["recovery-codes", "Made new recovery codes"],
   ["denied", "Was refused"],
+  ["stall-mail", "E-mailed the admins: queue stalled"],
 ];
 
 const ACTION_WORDS = new Map(AUDIT_ACTIONS);
