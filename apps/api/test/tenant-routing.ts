@@ -34,6 +34,11 @@ export const CROSS_TENANT_STATEMENTS: readonly { pattern: RegExp; why: string }[
   },
   {
     pattern:
+      /^select tenant_id, interface_id, held from \(\s*select distinct on \(tenant_id, interface_id\) tenant_id, interface_id,/,
+    why: "metrics: how long each stalled queue of every tenant has been held, read at scrape time (one query per shard, in parallel)",
+  },
+  {
+    pattern:
       /^update "deliveries" set [\s\S]* in \(\(?select "tenant_id", "id" from "deliveries" [\s\S]*for update skip locked\)/,
     why: "the delivery worker claims due deliveries of every tenant (run on every shard; each claimed row is then handled by its tenant)",
   },

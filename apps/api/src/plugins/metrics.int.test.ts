@@ -1,8 +1,10 @@
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CORE_CARE_WELLNESS_EXAM_ID, objectId } from "@core-care/survey-engine";
 import type { Patient } from "@core-care/schema";
 import { createDeliveryFixture } from "../../test/peers/delivery-fixtures.js";
 import { createTestApp, login, type Session, type TestApp } from "../../test/helpers.js";
+import { deliveries } from "../db/schema.js";
 
 const TOKEN = "scrape-token-for-tests-0123456789abcdef";
 let t: TestApp;
@@ -107,6 +109,34 @@ describe("GET /metrics", () => {
     );
     expect(text).toMatch(/corecare_db_pool_connections\{state="open"\} [1-9]/);
     expect(text).toMatch(/corecare_db_pool_connections\{state="waiting"\} \d/);
+  });
+
+  test("names each queue a failed delivery has held past the stall minutes, with how long", async () => {
+    const tenantId = (await sysAdmin.inject({ method: "GET", url: "/api/tenants/me" })).json<{ id: string }>()
+      .id;
+    const fixture = await createDeliveryFixture(t.db, tenantId, { type: "hl7-mllp", port: 9 });
+    const sent = await admin.inject({
+      method: "POST",
+      url: `/api/surveyresults/${fixture.resultId}/sendhl7`,
+      payload: { interfaceId: fixture.interfaceId },
+    });
+    const { deliveryId } = sent.json<{ deliveryId: string }>();
+    const mark = (minutesAgo: number) =>
+      t.db
+        .update(deliveries)
+        .set({ status: "failed", updatedAt: new Date(Date.now() - minutesAgo * 60_000) })
+        .where(and(eq(deliveries.tenantId, tenantId), eq(deliveries.id, deliveryId)));
+    const stalled = (text: string) =>
+      new RegExp(
+        `corecare_delivery_queue_stalled_seconds\\{tenant="${tenantId}",interface="${fixture.interfaceId}"\\} (\\d+)`,
+      ).exec(text);
+    // Failed 5 minutes ago: under the 15 stall minutes, not stalled yet.
+    await mark(5);
+    expect(stalled(await scrape())).toBeNull();
+    await mark(20);
+    const held = Number(stalled(await scrape())?.[1]);
+    expect(held).toBeGreaterThanOrEqual(20 * 60);
+    expect(held).toBeLessThan(21 * 60);
   });
 
   test("answers a system admin and the scrape token only", async () => {

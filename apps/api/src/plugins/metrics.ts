@@ -24,8 +24,8 @@ const CLUSTER_SCRAPE_MS = 5_000;
 /**
  * Prometheus metrics (prom-client) of one server process: HTTP requests by method, route (as
  * registered, never the raw URL, so no id or PHI becomes a label) and status with their latency, the
- * size of each survey-result save statement, the delivery queue per interface (read from the
- * database at scrape time), the database pool, and Node's own process metrics.
+ * size of each survey-result save statement, the delivery queue per interface and how long a stalled
+ * one has been held (read from the database at scrape time), the database pool, and Node's own process metrics.
  */
 export default fp(
   async (app) => {
@@ -61,6 +61,29 @@ export default fp(
           ),
         );
         for (const row of rows) this.set({ tenant: row.tenant_id, interface: row.interface_id }, row.depth);
+      },
+    });
+    new Gauge({
+      name: "corecare_delivery_queue_stalled_seconds",
+      help: "How long a failed delivery has held its interface's queue, per interface held longer than DELIVERY_STALL_MINUTES",
+      labelNames: ["tenant", "interface"] as const,
+      registers: [registry],
+      aggregator: "first",
+      async collect() {
+        this.reset();
+        // Each queue's head failed delivery (the earliest by queue position) holds everything after it.
+        const rows = rowsOf<{ tenant_id: string; interface_id: string; held: number }>(
+          await app.db.execute(
+            sql`select tenant_id, interface_id, held from (
+                  select distinct on (tenant_id, interface_id) tenant_id, interface_id,
+                    extract(epoch from now() - updated_at)::float8 as held
+                  from deliveries where status = 'failed'
+                  order by tenant_id, interface_id, queue_seq, id) heads
+                where held > ${app.config.deliveryStallMinutes * 60}`,
+          ),
+        );
+        for (const row of rows)
+          this.set({ tenant: row.tenant_id, interface: row.interface_id }, Math.floor(row.held));
       },
     });
     new Gauge({

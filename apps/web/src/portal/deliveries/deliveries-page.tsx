@@ -1,12 +1,6 @@
 import { useCallback, useEffect, useId, useState } from "react";
 import { Link, useSearchParams } from "react-router-dom";
-import type {
-  DeliveryAccepted,
-  DeliveryCounts,
-  DeliveryListItem,
-  DeliveryListResponse,
-  Interface,
-} from "@core-care/schema";
+import type { DeliveryAccepted, DeliveryListItem, DeliveryListResponse, Interface } from "@core-care/schema";
 import { api } from "../../api/client";
 import { may, useMe } from "../../api/session";
 import { ConfirmModal } from "../../ui/confirm-modal";
@@ -17,6 +11,7 @@ import { Modal } from "../../ui/modal";
 import { formatDateTime } from "../format";
 import { usePageTitle } from "../page-title";
 import { announceDeliveriesChanged } from "./failed-count";
+import { StalledQueues } from "./stalled-queues";
 import {
   deliveryLabel,
   interfaceKind,
@@ -84,7 +79,6 @@ export default function DeliveriesPage() {
   const q = params.get("q") ?? "";
   const [search, setSearch] = useState(q);
   const [interfaceList, setInterfaceList] = useState<Interface[]>([]);
-  const [stalled, setStalled] = useState<DeliveryCounts | null>(null);
   useEffect(() => {
     const controller = new AbortController();
     api
@@ -93,9 +87,6 @@ export default function DeliveriesPage() {
         (r) => setInterfaceList(r.items),
         () => undefined,
       );
-    api
-      .get<DeliveryCounts>("/api/deliveries/counts", { signal: controller.signal, handleErrors: true })
-      .then(setStalled, () => undefined);
     return () => controller.abort();
   }, []);
   /** Keeps the filters in the URL; an empty one is left out. */
@@ -267,18 +258,7 @@ export default function DeliveriesPage() {
         </div>
         <ExportCsvLink list="deliveries" filters={{ status: status || undefined }} />
       </form>
-      {mayAct && stalled && stalled.stalled.length > 0 && (
-        <div className="notice danger" role="alert">
-          <p>
-            {stalled.stalled.length === 1
-              ? "A failed message has held an interface's queue"
-              : `Failed messages have held ${stalled.stalled.length} interfaces' queues`}{" "}
-            for more than {stalled.stallMinutes} minutes:{" "}
-            {stalled.stalled.map((s) => s.interfaceName ?? "a removed interface").join(", ")}. Resend or skip
-            it to let the messages after it go.
-          </p>
-        </div>
-      )}
+      {mayAct && <StalledQueues />}
       <div role="status" aria-live="polite">
         {notice && <p className="notice success">{notice}</p>}
       </div>

@@ -3,10 +3,12 @@ import { Link } from "react-router-dom";
 import type { Delivery } from "@core-care/schema";
 import { TELE_AWV_SURVEY_ID } from "@core-care/survey-engine";
 import { api } from "../../api/client";
+import { may, useMe } from "../../api/session";
 import type { ListResponse, SurveyResultSummary } from "../../api/types";
 import { SafetyAlerts } from "../../awv/safety-alerts";
 import { DataTable, type Column } from "../../ui/data-table";
 import { listStatus, useLoader, type LoadState } from "../../ui/load-state";
+import { StalledQueues } from "../deliveries/stalled-queues";
 import { formatDateTime } from "../format";
 import { usePageTitle } from "../page-title";
 import { deliveryProblems, mapLimited, type DeliveryProblem } from "./deliveries-needing-attention";
@@ -119,11 +121,12 @@ function DeliveriesNeedingAttention({
 
 /**
  * "Today" (the staff home): open safety alerts, surveys in progress since yesterday, surveys submitted
- * today and deliveries needing attention, with the day's two usual starts: finding a patient and handing
+ * today and deliveries needing attention (for admins first the queues a failed message has stalled), with the day's two usual starts: finding a patient and handing
  * the tablet over.
  */
 export default function TodayPage() {
   usePageTitle("Today");
+  const me = useMe();
   const [results, setResults] = useState<SurveyResultSummary[] | null>(null);
   const [today, setToday] = useState(startOfToday);
 
@@ -164,6 +167,7 @@ export default function TodayPage() {
           </a>
         </div>
       </div>
+      {may(me, "resendDeliveries") && <StalledQueues />}
       <div className="card">
         <h2>Open safety alerts</h2>
         <SafetyAlerts emptyText="No open safety alerts." />
