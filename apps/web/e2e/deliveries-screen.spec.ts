@@ -162,6 +162,90 @@ test.describe("Deliveries screen", () => {
     for (const line of ours) expect(line).toContain(",delivered,");
   });
 
+  test("filters by interface, finds a message by control id or patient, and keeps Skip in view at 1280 and 1024 px", async ({
+    page,
+  }) => {
+    const base = server.baseURL;
+    await login(page, DEMO_USERS.admin, { baseURL: base, redirect: "/today" });
+    const make = async (name: string) => {
+      const created = await page.request.post(`${base}/api/interfaces`, {
+        headers: XHR,
+        data: {
+          name,
+          type: "hl7-mllp",
+          host: "127.0.0.1",
+          port: listener.port,
+          sendingApplication: "CORECARE",
+          sendingFacility: "DEMO",
+          receivingApplication: "EHR",
+          receivingFacility: "DEMO",
+        },
+      });
+      expect(created.ok(), await created.text()).toBe(true);
+      return ((await created.json()) as { id: string }).id;
+    };
+    const stamp = Date.now();
+    const held = await make(`Held EHR ${stamp}`);
+    const other = await make(`Other EHR ${stamp}`);
+    // The receiver is shared with the test before, which left its messages on it: this test waits for
+    // its own message to be rejected (and failed) before the receiver accepts again.
+    const before = listener.controlIds().length;
+    listener.mode = "AR";
+    const failedId = await sendResult(page, base, held, "held");
+    await expect.poll(() => listener.controlIds().length, { timeout: 30_000 }).toBe(before + 1);
+    await expect
+      .poll(
+        async () =>
+          (
+            (await (await page.request.get(`${base}/api/deliveries?interfaceId=${held}`)).json()) as {
+              items: { id: string; status: string }[];
+            }
+          ).items.find((d) => d.id === failedId)?.status,
+        { timeout: 30_000 },
+      )
+      .toBe("failed");
+    listener.mode = "AA";
+    await sendResult(page, base, held, "queued");
+    await sendResult(page, base, other, "other");
+
+    for (const width of [1280, 1024]) {
+      await page.setViewportSize({ width, height: 768 });
+      await page.goto(`${base}/deliveries`);
+      const table = page.getByRole("table", { name: "Deliveries" });
+      await page.getByLabel("Interface").selectOption({ label: `Held EHR ${stamp}` });
+      await expect(page).toHaveURL(new RegExp(`interface=${held}`));
+      const rows = table.locator("tbody tr");
+      await expect(rows).toHaveCount(2);
+      await expect(rows.first()).toContainText(`Held EHR ${stamp}`);
+      // Every row's Skip (the queued one's too) lies inside the window: nothing to scroll sideways for.
+      const skips = table.getByRole("button", { name: /^Skip / });
+      await expect(skips).toHaveCount(2);
+      for (const skip of await skips.all()) {
+        const box = (await skip.boundingBox())!;
+        expect(box.x + box.width).toBeLessThanOrEqual(width);
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await expectNoSeriousA11yViolations(page);
+    }
+
+    const list = (await (await page.request.get(`${base}/api/deliveries?interfaceId=${held}`)).json()) as {
+      items: { id: string; controlId: string }[];
+    };
+    const controlId = list.items.find((d) => d.id === failedId)!.controlId;
+    await page.goto(`${base}/deliveries`);
+    const search = page.getByLabel("Control id or patient");
+    await search.fill(controlId.toLowerCase());
+    await search.press("Enter");
+    await expect(page).toHaveURL(/q=/);
+    const rows = page.getByRole("table", { name: "Deliveries" }).locator("tbody tr");
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toContainText("Failed");
+    await search.fill("no such patient");
+    await search.press("Enter");
+    await expect(page.getByText("No deliveries yet.")).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+  });
+
   test("shows a staff user every delivery and the message, without resend or skip", async ({ page }) => {
     await page.setViewportSize({ width: 1024, height: 768 });
     const base = server.baseURL;
