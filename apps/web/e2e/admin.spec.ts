@@ -211,7 +211,9 @@ test.describe("locations and interfaces", () => {
     await expect(row).toHaveCount(0);
   });
 
-  test("an admin adds an HL7 interface; the secret is never shown", async ({ page }) => {
+  test("an admin adds an HL7 interface with its MRN assigning authority, each field error beside its field; the secret is never shown", async ({
+    page,
+  }) => {
     await login(page, DEMO_USERS.admin, { redirect: "/interfaces" });
     const name = `Lab feed ${Date.now()}`;
     await page.getByRole("button", { name: "New interface" }).click();
@@ -225,9 +227,20 @@ test.describe("locations and interfaces", () => {
     await dialog.getByLabel("ACK timeout (seconds)").fill("0");
     await dialog.getByLabel("Retry delays (seconds)").fill("5, 60");
     await dialog.getByLabel("Last attempt").fill("3");
+    await dialog.getByLabel("MRN assigning authority").fill("North|Clinic");
+    await dialog.getByLabel("Assigning authority OID").fill("2.16.840.01");
     await dialog.getByRole("button", { name: "Save" }).click();
     await expect(dialog.getByLabel("ACK timeout (seconds)")).toHaveAccessibleDescription(/too small/i);
+    await expect(dialog.getByLabel("MRN assigning authority")).toHaveAccessibleDescription(
+      /must not contain the HL7 delimiters/i,
+    );
+    await expect(dialog.getByLabel("Assigning authority OID")).toHaveAccessibleDescription(
+      /must be an ISO object identifier/i,
+    );
+    await expectNoSeriousA11yViolations(page);
     await dialog.getByLabel("ACK timeout (seconds)").fill("60");
+    await dialog.getByLabel("MRN assigning authority").fill("North Clinic");
+    await dialog.getByLabel("Assigning authority OID").fill("2.16.840.1.113883.3.72");
     await dialog.getByRole("button", { name: "Save" }).click();
     const row = page.locator("table.data tbody tr").filter({ hasText: name });
     await expect(row).toContainText("HL7 v2 over MLLP");
@@ -239,6 +252,16 @@ test.describe("locations and interfaces", () => {
     await expect(edit.getByLabel("ACK timeout (seconds)")).toHaveValue("60");
     await expect(edit.getByLabel("Retry delays (seconds)")).toHaveValue("5, 60");
     await expect(edit.getByLabel("Last attempt")).toHaveValue("3");
+    await expect(edit.getByLabel("MRN assigning authority")).toHaveValue("North Clinic");
+    await expect(edit.getByLabel("Assigning authority OID")).toHaveValue("2.16.840.1.113883.3.72");
+    // Emptied, both are cleared: the formats fall back to the sending facility and the practice's id.
+    await edit.getByLabel("MRN assigning authority").fill("");
+    await edit.getByLabel("Assigning authority OID").fill("");
+    await edit.getByRole("button", { name: "Save" }).click();
+    await expect(edit).toBeHidden();
+    await page.getByRole("button", { name: `Edit ${name}` }).click();
+    await expect(edit.getByLabel("MRN assigning authority")).toHaveValue("");
+    await expect(edit.getByLabel("Assigning authority OID")).toHaveValue("");
   });
 });
 

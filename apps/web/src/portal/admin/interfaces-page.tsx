@@ -73,6 +73,16 @@ export default function InterfacesPage() {
         { name: "receivingApplication", label: "Receiving application" },
         { name: "receivingFacility", label: "Receiving facility" },
         {
+          name: "assigningAuthority",
+          label: "MRN assigning authority",
+          hint: "Who issues the practice's MRNs, in HL7 PID-3.4, CDA and FHIR. Blank: the sending facility.",
+        },
+        {
+          name: "assigningAuthorityOid",
+          label: "Assigning authority OID",
+          hint: "Its ISO object identifier, such as 2.16.840.1.113883.3.72. Blank: one made for the practice.",
+        },
+        {
           name: ACK_TIMEOUT,
           label: "ACK timeout (seconds)",
           type: "number",
@@ -104,7 +114,15 @@ export default function InterfacesPage() {
           ...rest
         } = values;
         const body: Record<string, unknown> = { ...rest, port: Number(values.port) };
-        for (const key of ["username", "path", "secret", "processingId"]) if (!body[key]) delete body[key];
+        for (const key of [
+          "username",
+          "path",
+          "secret",
+          "processingId",
+          "assigningAuthority",
+          "assigningAuthorityOid",
+        ])
+          if (!body[key]) delete body[key];
         const settings: Record<string, unknown> = {};
         if (ackTimeout) settings.ackTimeoutSeconds = Number(ackTimeout);
         if (typeof retryDelays === "string" && retryDelays.trim() !== "") {
