@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import {
   DEMO_USERS,
@@ -268,5 +269,84 @@ test.describe("Deliveries screen", () => {
       page.getByRole("dialog", { name: "Message sent" }).getByLabel("The message as sent"),
     ).toContainText("MSH|");
     await expectNoSeriousA11yViolations(page);
+  });
+});
+
+test.describe("a stalled queue", () => {
+  // Its own server, where a failed message stalls its queue after one minute (the least the setting takes).
+  test.describe.configure({ timeout: 300_000 });
+  let stallServer: ExtraServer;
+  let receiver: MllpPeer;
+
+  test.beforeAll(async () => {
+    receiver = await startMllpPeer("AR");
+    receiver.reason = "unknown patient";
+    stallServer = await startServer({
+      NODE_ENV: "development",
+      LOG_LEVEL: "warn",
+      DELIVERY_STALL_MINUTES: "1",
+    });
+  });
+
+  test.afterAll(async () => {
+    await stallServer?.stop();
+    await receiver?.close();
+  });
+
+  test("is named on an admin's Today screen with a link to its messages, and e-mailed to the admins once", async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const base = stallServer.baseURL;
+    await login(page, DEMO_USERS.admin, { baseURL: base, redirect: "/today" });
+    const name = `Stalled EHR ${Date.now()}`;
+    const created = await page.request.post(`${base}/api/interfaces`, {
+      headers: XHR,
+      data: {
+        name,
+        type: "hl7-mllp",
+        host: "127.0.0.1",
+        port: receiver.port,
+        sendingApplication: "CORECARE",
+        sendingFacility: "DEMO",
+        receivingApplication: "EHR",
+        receivingFacility: "DEMO",
+      },
+    });
+    expect(created.ok(), await created.text()).toBe(true);
+    const interfaceId = ((await created.json()) as { id: string }).id;
+    await sendResult(page, base, interfaceId, "stalled");
+    await expect.poll(() => receiver.controlIds().length, { timeout: 30_000 }).toBe(1);
+
+    const alert = page.getByRole("alert").filter({ hasText: "held an interface's queue" });
+    await expect
+      .poll(
+        async () => {
+          await page.goto(`${base}/today`);
+          await expect(page.getByRole("heading", { name: "Today", level: 1 })).toBeVisible();
+          await page.waitForLoadState("networkidle");
+          return alert.count();
+        },
+        { timeout: 150_000, intervals: [5_000] },
+      )
+      .toBe(1);
+    await expect(alert).toContainText("for more than 1 minute:");
+    await expectNoSeriousA11yViolations(page);
+    await alert.getByRole("link", { name }).click();
+    await expect(page).toHaveURL(new RegExp(`/deliveries\\?interface=${interfaceId}`));
+    await expect(page.getByRole("table", { name: "Deliveries" }).locator("tbody tr")).toHaveCount(1);
+
+    // The stall check runs once a minute: its e-mail reaches the outbox once, without patient data.
+    const outbox = join(stallServer.dataDir, "outbox");
+    const stallMails = () =>
+      (existsSync(outbox) ? readdirSync(outbox) : [])
+        .filter((f) => f.endsWith(".eml"))
+        .map((f) => readFileSync(join(outbox, f), "utf8"))
+        .filter((text) => text.includes("are stalled") && text.includes(name.split(" ").pop()!));
+    await expect.poll(() => stallMails().length, { timeout: 150_000, intervals: [5_000] }).toBeGreaterThan(0);
+    const mails = stallMails();
+    const recipients = mails.map((m) => /^To: (.+)$/m.exec(m)?.[1]);
+    expect(new Set(recipients).size).toBe(recipients.length);
+    for (const mail of mails) expect(mail).not.toContain("D-1001");
   });
 });

@@ -25,7 +25,7 @@ export function StalledQueues() {
         {stalled.length === 1
           ? "A failed message has held an interface's queue"
           : `Failed messages have held ${stalled.length} interfaces' queues`}{" "}
-        for more than {stallMinutes} minutes:{" "}
+        for more than {stallMinutes} {stallMinutes === 1 ? "minute" : "minutes"}:{" "}
         {stalled.map((s, i) => (
           <span key={s.interfaceId}>
             {i > 0 && ", "}
