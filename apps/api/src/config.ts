@@ -49,6 +49,10 @@ export interface Config {
   shutdownTimeoutSeconds: number;
   /** A failed delivery holding its interface's queue longer than this many minutes is a stalled queue. */
   deliveryStallMinutes: number;
+  /** How many list reads (pages and searches) one practice may run at once, of the list reads' connections. */
+  listTenantConcurrency: number;
+  /** How long a practice's list read waits for one of its slots before answering 503 with Retry-After. */
+  listTenantWaitMs: number;
   /** The inbound HL7 listener (ADT from the practices' EHRs over MLLP); absent when it is off. */
   inboundHl7: InboundHl7Config | undefined;
 }
@@ -106,6 +110,8 @@ const EnvSchema = z.object({
   METRICS_TOKEN: z.preprocess(blankToUndefined, z.string().min(32).optional()),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(30),
   DELIVERY_STALL_MINUTES: z.coerce.number().int().min(1).max(10_080).default(15),
+  LIST_TENANT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  LIST_TENANT_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   INBOUND_HL7_PORT: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(65535).optional()),
   INBOUND_HL7_HOST: z.string().min(1).default("127.0.0.1"),
   INBOUND_HL7_MAX_BYTES: z.coerce
@@ -250,6 +256,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: e.METRICS_TOKEN,
     shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS,
     deliveryStallMinutes: e.DELIVERY_STALL_MINUTES,
+    listTenantConcurrency: e.LIST_TENANT_CONCURRENCY,
+    listTenantWaitMs: e.LIST_TENANT_WAIT_MS,
     inboundHl7:
       e.INBOUND_HL7_PORT === undefined
         ? undefined

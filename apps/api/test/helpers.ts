@@ -137,6 +137,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     metricsToken: undefined,
     shutdownTimeoutSeconds: 30,
     deliveryStallMinutes: 15,
+    listTenantConcurrency: 2,
+    listTenantWaitMs: 1000,
     inboundHl7: undefined,
     ...overrides,
   };

@@ -2,6 +2,7 @@ import fp from "fastify-plugin";
 import { openDatabase, type Database, type Db } from "../db/index.js";
 import type { Config } from "../config.js";
 import { CappedLists, LISTS_CHANNEL } from "../services/capped-lists.js";
+import { TenantSlots } from "../services/tenant-slots.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -9,6 +10,8 @@ declare module "fastify" {
     database: Database;
     /** The practices' lists this process has counted past the cap, forgotten when one may shorten. */
     cappedLists: CappedLists;
+    /** Each practice's cap on concurrent list reads (services/tenant-slots.ts). */
+    listSlots: TenantSlots;
   }
 }
 
@@ -63,6 +66,15 @@ export default fp<DbPluginOptions>(
     const cappedLists = new CappedLists({ maxEntries: 10_000, maxAgeMs: 60_000 });
     const unlisten = await ready.listen(LISTS_CHANNEL, cappedLists);
     app.decorate("cappedLists", cappedLists);
+    // One practice's reads wait behind its own, never the others' (a few beside each running one).
+    app.decorate(
+      "listSlots",
+      new TenantSlots({
+        perTenant: config.listTenantConcurrency,
+        waitMs: config.listTenantWaitMs,
+        maxWaiting: 4 * config.listTenantConcurrency,
+      }),
+    );
     app.addHook("onClose", async () => {
       await unlisten();
       if (owned) await ready.close();

@@ -34,11 +34,15 @@ const patientsRoutes: FastifyPluginAsyncZod = async (app) => {
     "/patients",
     { schema: { querystring: PatientListQuerySchema, response: { 200: pagedListOf(PatientSchema) } } },
     async (request) => {
-      const page = await listPatients(app.db, authOf(request).tenantId, request.query, {
-        execute: app.database.executeList,
-        searchReads: app.database.searchReads,
-        capped: app.cappedLists,
-      });
+      const tenantId = authOf(request).tenantId;
+      // At most the practice's share of the list reads at once (services/tenant-slots.ts).
+      const page = await app.listSlots.run(tenantId, () =>
+        listPatients(app.db, tenantId, request.query, {
+          execute: app.database.executeList,
+          searchReads: app.database.searchReads,
+          capped: app.cappedLists,
+        }),
+      );
       await request.audit("list", "patient");
       return page;
     },

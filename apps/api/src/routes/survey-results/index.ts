@@ -113,16 +113,20 @@ const surveyResultsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const page = await listResultsJson(
-        app.db,
-        authOf(request).tenantId,
-        request.query,
-        new Date(),
-        // One survey's results are planned for the survey asked for: one generic plan cannot know whether
-        // it has most of the practice's results or a few, and reading the whole list in date order for a
-        // rarely used survey's page took 287 ms at a million results, against 1-2 ms by the survey's index.
-        request.query.surveyId === undefined ? app.database.executeList : app.database.execute,
-        app.cappedLists,
+      const tenantId = authOf(request).tenantId;
+      // At most the practice's share of the list reads at once (services/tenant-slots.ts).
+      const page = await app.listSlots.run(tenantId, () =>
+        listResultsJson(
+          app.db,
+          tenantId,
+          request.query,
+          new Date(),
+          // One survey's results are planned for the survey asked for: one generic plan cannot know whether
+          // it has most of the practice's results or a few, and reading the whole list in date order for a
+          // rarely used survey's page took 287 ms at a million results, against 1-2 ms by the survey's index.
+          request.query.surveyId === undefined ? app.database.executeList : app.database.execute,
+          app.cappedLists,
+        ),
       );
       await request.audit("list", "survey-result");
       return sendJsonText(reply, page);
