@@ -14,7 +14,9 @@ let t: TestApp;
 
 beforeAll(async () => {
   database = await createTestDatabase({ listStatementTimeoutMs: 400 });
-  t = await createTestApp({ database });
+  // No cap on the practice's concurrent list reads here (list-tenant-slots.pg.int.test.ts has it): all
+  // six reads reach the server and its timeout.
+  t = await createTestApp({ database, config: { listTenantConcurrency: 6 } });
 });
 afterAll(async () => {
   await t.close();
