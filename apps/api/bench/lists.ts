@@ -10,6 +10,14 @@
  * BENCH_BATCH_ROWS rows beside plain multi-row INSERTs of the same rows, and the API process's peak
  * memory (RSS) throughout.
  *
+ * The cases added with the deep page numbers (the deepest page number allowed, every sort of the
+ * patients in both orders, the survey filter, a partial typeahead, an MRN search) have as their floor
+ * the best index-backed statement written by hand, not the API's own SQL replayed. Last, "fairness":
+ * the other practice's first page p99 alone and while one session of the first practice loops on its
+ * deepest page at 20 clients, as a ratio, on an API with the default per-practice cap on list reads
+ * (LIST_TENANT_CONCURRENCY; the cases before it run with the cap raised to their 20 clients, so they
+ * measure a list's cost and not its practice's queue).
+ *
  *   DATABASE_URL=postgres://… pnpm --filter @core-care/api exec tsx --conditions=source bench/lists.ts
  *   BENCH_SIZE=small …          # 20,000 results, 2,000 patients, 5,000 batch rows (CI)
  *
@@ -29,7 +37,7 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { CORE_CARE_WELLNESS_EXAM_ID, objectId } from "@core-care/survey-engine";
-import { PatientListQuerySchema, SurveyResultListQuerySchema } from "@core-care/schema";
+import { PAGE_SIZE, PatientListQuerySchema, SurveyResultListQuerySchema } from "@core-care/schema";
 import {
   LIST_READ_OPTIONS,
   SEARCH_READ_OPTIONS,
@@ -40,7 +48,7 @@ import {
 import * as schema from "../src/db/schema.js";
 import { installBuiltinSurveys } from "../src/services/builtin-surveys.js";
 import { hashPassword } from "../src/services/passwords.js";
-import { encodeCursor } from "../src/services/keyset.js";
+import { encodeCursor, lastPageNumber } from "../src/services/keyset.js";
 import { listResultsJson } from "../src/services/survey-results.js";
 import { listPatients } from "../src/services/patients.js";
 import { CappedLists } from "../src/services/capped-lists.js";
@@ -55,6 +63,7 @@ const PASSWORD = "bench passphrase: cobalt heron 2291";
 const TENANT = "bench";
 const CORES = availableParallelism();
 const OTHER = "bench-other";
+const OTHER_EMAIL = "bench-other@example.test";
 
 const serverUrl = process.env.DATABASE_URL;
 if (serverUrl === undefined || serverUrl === "") {
@@ -118,6 +127,16 @@ async function build() {
     passwordHash: await hashPassword(PASSWORD),
   });
   await db.insert(schema.userTenants).values({ tenantId: TENANT, userId, roles: 1 | 2 });
+  // A user of the other practice, whose first page "fairness" measures beside the first practice's load.
+  const otherUserId = objectId();
+  await db.insert(schema.users).values({
+    id: otherUserId,
+    email: OTHER_EMAIL,
+    firstName: "O",
+    lastName: "Ther",
+    passwordHash: await hashPassword(PASSWORD),
+  });
+  await db.insert(schema.userTenants).values({ tenantId: OTHER, userId: otherUserId, roles: 1 | 2 });
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   const started = performance.now();
   for (const [tenant, patientCount, resultCount] of [
@@ -178,14 +197,17 @@ async function build() {
  * The API as production runs it (`node dist/server.js`, as the Docker image and the README say), in its
  * own process, so its memory and CPU are its own.
  */
-async function startApi(): Promise<{ child: ChildProcess; base: string; dataDir: string }> {
+async function startApi(
+  port: number,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; base: string; dataDir: string }> {
   const server = join("dist", "server.js");
   const dataDir = mkdtempSync(join(tmpdir(), "core-care-bench-lists-"));
   const nodeArgs = (process.env.BENCH_API_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "");
   const child = spawn(process.execPath, [...nodeArgs, server], {
     env: {
       ...process.env,
-      PORT: String(PORT),
+      PORT: String(port),
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl,
@@ -197,10 +219,11 @@ async function startApi(): Promise<{ child: ChildProcess; base: string; dataDir:
       TRUST_PROXY: "true",
       LOG_LEVEL: "warn",
       WEB_DIST: join(dataDir, "none"),
+      ...env,
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
-  const base = `http://127.0.0.1:${PORT}`;
+  const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     try {
@@ -232,7 +255,7 @@ function watchMemory(pid: number) {
   };
 }
 
-async function signIn(base: string): Promise<Record<string, string>> {
+async function signIn(base: string, email = "bench@example.test"): Promise<Record<string, string>> {
   const headers = {
     "content-type": "application/json",
     "x-requested-with": "XMLHttpRequest",
@@ -241,7 +264,7 @@ async function signIn(base: string): Promise<Record<string, string>> {
   const res = await fetch(`${base}/api/auth/sessions`, {
     method: "POST",
     headers,
-    body: JSON.stringify({ email: "bench@example.test", password: PASSWORD }),
+    body: JSON.stringify({ email, password: PASSWORD }),
   });
   const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
   if (res.status !== 200 || cookie === "") throw new Error(`bench sign-in failed: ${res.status}`);
@@ -409,6 +432,49 @@ async function floor(
   return { p50: at(0.5), p99: at(0.99), errors: 0, cpu: perRequest };
 }
 
+/**
+ * The other practice's first page, 4 clients, alone and then while one session of the first practice
+ * loops on its deepest page number at 20 clients, on an API process with the default settings (the
+ * per-practice cap on list reads): the p99s and their ratio, and how the looping session was answered.
+ */
+async function fairness(): Promise<Record<string, string | number>> {
+  const fair = await startApi(PORT + 1);
+  try {
+    const otherHeaders = await signIn(fair.base, OTHER_EMAIL);
+    const deepHeaders = await signIn(fair.base);
+    const firstPage = `${fair.base}/api/surveyresults?duration=5`;
+    const otherRun = () =>
+      autocannon({ url: firstPage, connections: 4, duration: SECONDS, workers: 1, headers: otherHeaders });
+    await autocannon({ url: firstPage, connections: 4, duration: 1, workers: 1, headers: otherHeaders });
+    const alone = await otherRun();
+    const [during, deep] = await Promise.all([
+      otherRun(),
+      autocannon({
+        url: `${fair.base}${deepResultsPath}`,
+        connections: 20,
+        duration: SECONDS,
+        workers: 1,
+        headers: deepHeaders,
+      }),
+    ]);
+    const deep503 = deep.statusCodeStats?.["503"]?.count ?? 0;
+    return {
+      list: "fairness: other practice's first page (4c) alone / while one session loops on the deepest page (20c)",
+      "alone p50/p99": `${alone.latency.p50} / ${alone.latency.p99}`,
+      "during p50/p99": `${during.latency.p50} / ${during.latency.p99}`,
+      "p99 ratio during/alone":
+        alone.latency.p99 > 0 ? Math.round((during.latency.p99 / alone.latency.p99) * 10) / 10 : "-",
+      "answers alone/during": `${alone.requests.total} / ${during.requests.total}`,
+      errors: alone.errors + alone.non2xx + during.errors + during.non2xx,
+      "deep session 2xx/503": `${deep.requests.total - deep.non2xx} / ${deep503}`,
+    };
+  } finally {
+    fair.child.kill("SIGTERM");
+    await new Promise((resolve) => fair.child.once("exit", resolve));
+    rmSync(fair.dataDir, { recursive: true, force: true });
+  }
+}
+
 await build();
 if (process.env.BENCH_KEEP_DATABASE === "1") {
   // For looking at query plans by hand: the data set stays, under the printed name.
@@ -474,6 +540,29 @@ const warmStatementsOf = async (
   return statementsOf((db, execute) => read(db, capped, execute));
 };
 
+/** A hand-written floor: one statement, prepared once per connection as the API's are. */
+const hand = (text: string, values: unknown[]) => () => Promise.resolve<Statement[]>([{ text, values }]);
+const RESULT_COLUMNS = `r.id, r.survey_id, coalesce(v.title, '') as survey_title, r.patient_id, r.patient_first_name,
+  r.patient_last_name, r.patient_mrn, r.survey_version, r.is_submitted, r.created_at, r.updated_at, r.patient_dob`;
+const RESULT_FROM = `survey_results r left join survey_versions v on v.tenant_id = r.survey_tenant_id
+  and v.survey_id = r.survey_id and v.version = r.survey_version`;
+const LIVE_RESULTS = `r.tenant_id = $1 and r.deleted_at is null and not r.patient_removed`;
+const PATIENT_COLUMNS = `id, mrn, first_name, last_name, dob::text as dob, sex, email, phone, address, ethnicity,
+  race, location_id, preferred_language`;
+const LIVE_PATIENTS = `tenant_id = $1 and deleted_at is null`;
+/** The patients list's index order for each sort (the indexes patients_*_idx and patients_mrn_key). */
+const SORT_KEYS: Record<"lastName" | "firstName" | "mrn" | "dob", string[]> = {
+  lastName: ["last_name", "first_name", "id"],
+  firstName: ["first_name", "last_name", "id"],
+  mrn: ["mrn", "id"],
+  dob: ["dob", "last_name", "first_name", "id"],
+};
+const orderBy = (keys: string[], order: "asc" | "desc") => keys.map((k) => `${k} ${order}`).join(", ");
+const deepestResultsPage = lastPageNumber(PAGE_SIZE);
+const deepestPatientsPage = lastPageNumber(5);
+const mrnSearched = `M-${Math.floor(PATIENTS / 3)}`;
+const deepResultsPath = `/api/surveyresults?duration=5&page=${deepestResultsPage}`;
+
 const cases: {
   name: string;
   path: string;
@@ -520,13 +609,78 @@ const cases: {
         }),
       ),
   })),
+  // The deepest page number allowed (the last the capped count shows), by OFFSET along the list's index.
+  {
+    name: `results, All, page ${deepestResultsPage} (deepest allowed)`,
+    path: deepResultsPath,
+    pool: plainList,
+    statements: hand(
+      `select ${RESULT_COLUMNS} from ${RESULT_FROM} where ${LIVE_RESULTS} and r.created_at >= $2
+       order by r.created_at desc, r.id desc limit ${PAGE_SIZE + 1} offset ${(deepestResultsPage - 1) * PAGE_SIZE}`,
+      [TENANT, new Date(0)],
+    ),
+  },
+  {
+    name: `results, survey filter`,
+    path: `/api/surveyresults?duration=5&surveyId=${CORE_CARE_WELLNESS_EXAM_ID}`,
+    pool: plain,
+    statements: hand(
+      `select ${RESULT_COLUMNS} from ${RESULT_FROM} where ${LIVE_RESULTS} and r.survey_id = $2
+       and r.created_at >= $3 order by r.created_at desc, r.id desc limit ${PAGE_SIZE + 1}`,
+      [TENANT, CORE_CARE_WELLNESS_EXAM_ID, new Date(0)],
+    ),
+  },
+  ...(["lastName", "firstName", "mrn", "dob"] as const).flatMap((sort) =>
+    (["asc", "desc"] as const).map((order) => ({
+      name: `patients, sort ${sort} ${order}`,
+      path: `/api/patients?sort=${sort}&order=${order}`,
+      pool: plainList,
+      statements: hand(
+        `select ${PATIENT_COLUMNS} from patients where ${LIVE_PATIENTS}
+         order by ${orderBy(SORT_KEYS[sort], order)} limit ${PAGE_SIZE + 1}`,
+        [TENANT],
+      ),
+    })),
+  ),
+  {
+    name: `patients, page ${deepestPatientsPage} at limit 5 (deepest allowed)`,
+    path: `/api/patients?sort=lastName&limit=5&page=${deepestPatientsPage}`,
+    pool: plainList,
+    statements: hand(
+      `select ${PATIENT_COLUMNS} from patients where ${LIVE_PATIENTS}
+       order by ${orderBy(SORT_KEYS.lastName, "asc")} limit 6 offset ${(deepestPatientsPage - 1) * 5}`,
+      [TENANT],
+    ),
+  },
+  // A partial word as typed into the typeahead: the trigram index, the first five in name order.
+  {
+    name: 'typeahead "smi" (limit 5)',
+    path: `/api/patients?q=smi&limit=5`,
+    pool: plainSearch,
+    statements: hand(
+      `select ${PATIENT_COLUMNS} from patients where ${LIVE_PATIENTS} and search_text like $2
+       order by ${orderBy(SORT_KEYS.lastName, "asc")} limit 6`,
+      [TENANT, "%smi%"],
+    ),
+  },
+  // An MRN: one entry of patients_mrn_key.
+  {
+    name: `search MRN "${mrnSearched}"`,
+    path: `/api/patients?q=${encodeURIComponent(mrnSearched)}&limit=5`,
+    pool: plainList,
+    statements: hand(`select ${PATIENT_COLUMNS} from patients where ${LIVE_PATIENTS} and mrn = $2`, [
+      TENANT,
+      mrnSearched,
+    ]),
+  },
 ];
 
 // BENCH_ONLY=<text>[|<text>…] measures only the cases whose name holds one of them, and no batch upload.
 const only = process.env.BENCH_ONLY ?? "";
 const chosen = cases.filter((c) => only.split("|").some((part) => c.name.includes(part)));
 
-const api = await startApi();
+// The cases measure a list's own cost at 20 clients of one practice: the per-practice cap is raised to them.
+const api = await startApi(PORT, { LIST_TENANT_CONCURRENCY: "20", LIST_TENANT_WAIT_MS: "10000" });
 const memory = watchMemory(api.child.pid!);
 const rows: Record<string, string | number>[] = [];
 let listsPeakMiB = 0;
@@ -555,6 +709,11 @@ try {
   }
 
   listsPeakMiB = memory.peakMiB();
+  if (only === "" || only.split("|").includes("fairness")) {
+    const row = await fairness();
+    rows.push(row);
+    console.log(JSON.stringify(row));
+  }
   if (only !== "") throw new Done();
   // Batch: a streamed NDJSON upload beside multi-row INSERTs of the same rows on the plain pool.
   const patientIds = (
