@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { sql } from "drizzle-orm";
 import {
   createTestApp,
   createTestDatabase,
@@ -7,6 +6,7 @@ import {
   postResult,
   type TestApp,
 } from "../../../test/helpers.js";
+import { heldResults } from "../../../test/held-table.js";
 import type { Database } from "../../db/index.js";
 
 let database: Database;
@@ -21,26 +21,6 @@ afterAll(async () => {
   await t.close();
   await database.close();
 });
-
-/** Holds every read of the results waiting, as a long statement does, until `release` is called. */
-async function heldResults(): Promise<{ release: () => Promise<void> }> {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let locked!: () => void;
-  const isLocked = new Promise<void>((resolve) => (locked = resolve));
-  const holding = database.db.transaction(async (tx) => {
-    await tx.execute(sql`lock table survey_results in access exclusive mode`);
-    locked();
-    await released;
-  });
-  await isLocked;
-  return {
-    release: async () => {
-      release();
-      await holding;
-    },
-  };
-}
 
 async function until(check: () => boolean): Promise<void> {
   const deadline = Date.now() + 10_000;
@@ -67,7 +47,7 @@ describe("each practice's cap on concurrent list reads (PostgreSQL)", () => {
       sex: "M",
     });
     await postResult(a.s, a.patient.id, { a: 1 });
-    const held = await heldResults();
+    const held = await heldResults(database);
     let answers: Awaited<ReturnType<typeof a.s.inject>>[];
     try {
       // Six of practice A's reads, more than the three list-read connections: without the cap they take

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { sql } from "drizzle-orm";
 import {
   createTestApp,
   createTestDatabase,
@@ -7,6 +6,7 @@ import {
   postResult,
   type TestApp,
 } from "../../../test/helpers.js";
+import { heldResults } from "../../../test/held-table.js";
 import type { Database } from "../../db/index.js";
 
 let database: Database;
@@ -22,26 +22,6 @@ afterAll(async () => {
   await t.close();
   await database.close();
 });
-
-/** Holds every list read of the results waiting, as a long statement does, until `release` is called. */
-async function heldResults(): Promise<{ release: () => Promise<void> }> {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let locked!: () => void;
-  const isLocked = new Promise<void>((resolve) => (locked = resolve));
-  const holding = database.db.transaction(async (tx) => {
-    await tx.execute(sql`lock table survey_results in access exclusive mode`);
-    locked();
-    await released;
-  });
-  await isLocked;
-  return {
-    release: async () => {
-      release();
-      await holding;
-    },
-  };
-}
 
 describe("GET /api/surveyresults past the list statement timeout (PostgreSQL)", () => {
   test("a list read held past the timeout answers 503 with Retry-After, never 500, and frees its connection for the next practice's first page", async () => {
@@ -61,7 +41,7 @@ describe("GET /api/surveyresults past the list statement timeout (PostgreSQL)", 
     });
     await postResult(a.s, a.patient.id, { a: 1 });
     await postResult(b.s, b.patient.id, { a: 1 });
-    const held = await heldResults();
+    const held = await heldResults(database);
     try {
       // More of practice A's reads than the list reads have connections: each is cancelled at the timeout.
       const answers = await Promise.all(
