@@ -35,7 +35,7 @@ export type {
   Hl7ValueType,
   QuestionTypeDescriptor,
 } from "./question-types.js";
-export { getAnswer, setAnswer, splitPath } from "./answers.js";
+export { answersFromEntries, getAnswer, setAnswer, splitPath } from "./answers.js";
 export { createIdGenerator, isObjectId, objectId, objectIdTime, objectIdTimestamp } from "./object-id.js";
 export type { IdGenerator, IdGeneratorOptions } from "./object-id.js";
 export {

@@ -17,7 +17,7 @@ import {
 } from "@core-care/schema";
 import type { FastifyRequest } from "fastify";
 import { authOf } from "../plugins/auth-context.js";
-import { batchUpload, csvRows, ndjsonRows, parseUpload } from "./batch.js";
+import { batchUpload, csvRows, ndjsonRows, parseUpload } from "./batch/index.js";
 import { fieldError } from "../errors.js";
 import {
   countFailedDeliveries,

@@ -6,7 +6,7 @@ import {
   fillRequiredAnswers,
   objectId,
 } from "@core-care/survey-engine";
-import { parseCsv } from "../../delivery/batch.js";
+import { parseCsv } from "../../delivery/batch/index.js";
 import { patientsForExport, resultsForExport } from "../../services/list-export.js";
 import { createInterface } from "../../services/interfaces.js";
 import {
