@@ -71,7 +71,7 @@ function csvRowReader(header: string[]): (cells: string[], row: number) => RawRo
   if (tooFar !== undefined) {
     throw fieldError(
       "content",
-      `The column "${tooFar.slice(0, 80)}" names a list position past ${MAX_CELLS}.`,
+      `The column "${tooFar.slice(0, 80)}" names a list position of ${MAX_CELLS.toLocaleString("en-US")} or more.`,
     );
   }
   const answerColumns = names.flatMap((name, c) => (RESERVED_COLUMNS.has(name) || name === "" ? [] : [c]));

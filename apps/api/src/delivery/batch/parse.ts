@@ -37,8 +37,8 @@ function csvFault(error: unknown): Error {
     return fieldError("content", "The CSV has an unterminated quoted field.");
   if (error.code === "CSV_MAX_RECORD_SIZE")
     return fieldError("content", "A row of the CSV is longer than 1 MiB.");
-  const line = (error as CsvError & { lines?: number }).lines;
-  return fieldError("content", `The CSV cannot be read${line === undefined ? "" : ` at line ${line}`}.`);
+  const line = typeof error.lines === "number" ? ` at line ${error.lines}` : "";
+  return fieldError("content", `The CSV cannot be read${line}.`);
 }
 
 const isBlank = (cells: string[]) => cells.every((cell) => cell.trim() === "");
